@@ -1,0 +1,121 @@
+"""Command line: parse arguments into plain values, run the pipeline, report, exit.
+
+Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FAIL_LEVELS = ("error", "warning", "info", "never")
+
+
+class UsageError(Exception):
+    """Bad arguments or configuration: one line on stderr, exit 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    from .reporters import REPORTERS
+
+    parser = argparse.ArgumentParser(
+        prog="vllm-lint",
+        description="Find vLLM flag combinations that vLLM refuses at startup, in the "
+        "Kubernetes manifests, compose files and vLLM config files that launch it.",
+        epilog="Subcommands: `vllm-lint rules` lists the rules, `vllm-lint explain ID` shows one. "
+        "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or internal error.",
+    )
+    parser.add_argument("paths", nargs="*", default=["."], help="files or folders (default: .)")
+    parser.add_argument(
+        "--vllm-version", metavar="X.Y.Z",
+        help="check every invocation against this release (ignores image tags)",
+    )
+    parser.add_argument("--format", choices=sorted(REPORTERS), default="text")
+    parser.add_argument(
+        "--fail-on", choices=FAIL_LEVELS, default="warning",
+        help="lowest severity that makes the exit code 1 (default: warning)",
+    )
+    parser.add_argument(
+        "--show-invocations", action="store_true",
+        help="print every vLLM invocation found (file, line, release, flags) instead of findings",
+    )
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--version", action="version", version=f"vllm-lint {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] in ("rules", "explain") and not os.path.exists(args[0]):
+            from .rule_docs import explain_command, rules_command
+
+            return rules_command(args[1:]) if args[0] == "rules" else explain_command(args[1:])
+        return _lint(_parser().parse_args(args))
+    except UsageError as exc:
+        print(f"vllm-lint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    except Exception as exc:  # never a traceback for users; VLLM_LINT_DEBUG=1 shows it
+        if os.environ.get("VLLM_LINT_DEBUG"):
+            raise
+        print(f"vllm-lint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _lint(ns: argparse.Namespace) -> int:
+    from . import versions
+    from .collect import expand
+    from .engine import Options, lint_file
+    from .model import Severity
+    from .reporters import REPORTERS, ReportContext
+
+    if ns.vllm_version:
+        try:
+            versions.normalize(ns.vllm_version)
+        except ValueError as exc:
+            raise UsageError(f"--vllm-version: {exc}") from None
+        if not versions.is_supported(ns.vllm_version):
+            raise UsageError(
+                f"--vllm-version {ns.vllm_version}: no flag catalog for that release series "
+                f"(known: {', '.join(_known_series())})"
+            )
+    for path in ns.paths:
+        if not os.path.lexists(path):
+            raise UsageError(f"{path}: no such file or folder")
+    options = Options(vllm_version=ns.vllm_version, root=Path.cwd())
+    results = [lint_file(path, options) for path in expand(ns.paths, options.root)]
+    if ns.show_invocations:
+        from .invocations_view import show
+
+        show(results, options, sys.stdout)
+        return EXIT_CLEAN
+    findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
+    color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty())
+    context = ReportContext(
+        files_checked=len(results),
+        invocations=sum(len(r.invocations) for r in results),
+        color=color,
+    )
+    REPORTERS[ns.format](findings, sys.stdout, context)
+    if ns.fail_on == "never":
+        return EXIT_CLEAN
+    level = Severity.parse(ns.fail_on)
+    return EXIT_FINDINGS if any(f.severity >= level for f in findings) else EXIT_CLEAN
+
+
+def _known_series() -> list[str]:
+    from .catalog import known_releases
+
+    return [".".join(r.split(".")[:2]) for r in known_releases()]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,79 @@
+"""Which files to lint: the paths given, folders expanded through git or a plain walk."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .sniff import Kind, kind_of
+
+# Folders a plain walk never enters (a git walk already leaves out what .gitignore does).
+_SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+)
+
+
+def expand(paths: Iterable[str], root: Path) -> Iterator[str]:
+    """Files to lint, in a stable order; explicit files are kept whatever their name."""
+    seen: set[str] = set()
+    for given in paths:
+        path = Path(given)
+        found: Iterable[str]
+        if path.is_dir():
+            found = sorted(f for f in _tracked(path, root) if kind_of(f) is not Kind.SKIP)
+        else:
+            found = [given]
+        for name in found:
+            if name not in seen:
+                seen.add(name)
+                yield name
+
+
+def _tracked(folder: Path, root: Path) -> list[str]:
+    listed = _git_files(folder)
+    if listed is None:
+        listed = list(_walk(folder))
+    inside = root.resolve()
+    kept = []
+    for name in listed:
+        path = Path(name)
+        if path.is_symlink() and not path.resolve().is_relative_to(inside):
+            continue  # a link out of the repo is never followed
+        kept.append(name)
+    return kept
+
+
+def _git_files(folder: Path) -> list[str] | None:
+    """Tracked and untracked-but-not-ignored files, or None outside a git work tree."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(folder), "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--full-name"],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        top = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
+            capture_output=True, check=False, timeout=60, text=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0 or top.returncode != 0:
+        return None
+    base = Path(top.stdout.strip())
+    names = []
+    for raw in proc.stdout.split(b"\0"):
+        if raw:
+            full = base / os.fsdecode(raw)
+            names.append(os.path.relpath(full) if full.is_file() else "")
+    return [n for n in names if n]
+
+
+def _walk(folder: Path) -> Iterator[str]:
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        for name in files:
+            yield os.path.join(current, name)

@@ -1,0 +1,170 @@
+"""The pipeline for one file: sniff → read → extract → normalize → check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import catalog, rules, sniff, versions, yamlsrc
+from .grammar import ArgvParser
+from .model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
+from .settings import Settings
+
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Options:
+    vllm_version: str | None = None  # forces the release for every invocation
+    default_version: str | None = None  # used when a file pins none
+    root: Path = field(default_factory=Path.cwd)  # nothing outside is read
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def lint_file(path: str, options: Options) -> FileResult:
+    if sniff.kind_of(path) is sniff.Kind.SKIP:
+        return FileResult(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(options.max_bytes + 1)
+    except OSError as exc:
+        return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
+    if len(data) > options.max_bytes:
+        if sniff.worth_parsing(data):
+            return _input_problem(
+                path, "VL902", f"larger than {options.max_bytes} bytes; not checked"
+            )
+        return FileResult(path)
+    return lint_bytes(path, data, options)
+
+
+def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
+    result = FileResult(path)
+    if not sniff.worth_parsing(data):
+        return result
+    if sniff.is_binary(data):
+        return _input_problem(path, "VL902", "binary data (NUL bytes); not checked")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return _input_problem(path, "VL902", "not valid UTF-8; not checked", line)
+    try:
+        yf = yamlsrc.load(path, text)
+    except yamlsrc.YamlError as exc:
+        if "{{" in text:
+            return _input_problem(path, "VL903", "a template, not YAML; not checked", exc.line)
+        return _input_problem(path, "VL901", f"YAML syntax error: {exc}", exc.line, exc.col)
+    from .sources import compose, kubernetes, vllm_config
+
+    try:
+        found = list(kubernetes.find(yf)) + list(compose.find(yf))
+        if not found:
+            found = list(vllm_config.find(yf, catalog.catalog_for(_fallback(options).version)))
+    except yamlsrc.YamlError as exc:
+        return _input_problem(path, "VL901", str(exc), exc.line, exc.col)
+    for invocation in found:
+        result.invocations.append(invocation)
+        result.findings.extend(check(invocation, options))
+    return result
+
+
+def _input_problem(path: str, rule_id: str, what: str, line: int = 1, col: int = 1) -> FileResult:
+    span = Span(path, line, col, line, col + 1)
+    return FileResult(path, [rules.flag_finding(rule_id, span, None, problem=what)])
+
+
+def _fallback(options: Options) -> ReleaseChoice:
+    if options.vllm_version:
+        return ReleaseChoice(versions.normalize(options.vllm_version), "--vllm-version")
+    if options.default_version:
+        return ReleaseChoice(versions.normalize(options.default_version), "configured default")
+    newest = versions.newest_known()
+    return ReleaseChoice(newest, f"no image tag names a release: assumed the newest known {newest}")
+
+
+def release_for(invocation: Invocation, options: Options) -> ReleaseChoice:
+    if options.vllm_version or invocation.version_hint is None:
+        return _fallback(options)
+    return invocation.version_hint
+
+
+def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, list[Finding]]:
+    """The effective settings of an invocation and the flag problems met on the way."""
+    release = release_for(invocation, options)
+    cat = catalog.catalog_for(_supported(release.version))
+    parser = ArgvParser(cat, release)
+    settings = Settings(release)
+    findings: list[Finding] = []
+    config = _config_argument(invocation.argv)
+    if config is not None and not config.opaque:
+        config_argv, problems = _config_argv(config, invocation, options)
+        findings += problems
+        findings += parser.parse(config_argv, into=settings).findings
+    findings += parser.parse(invocation.argv, into=settings).findings
+    for name, token in invocation.env.items():
+        settings.set(f"env.{name}", token.text, token.span)
+        if token.opaque:
+            settings.opaque.add(f"env.{name}")
+    _fill_defaults(settings, parser)
+    return settings, findings
+
+
+def check(invocation: Invocation, options: Options) -> list[Finding]:
+    settings, findings = settings_for(invocation, options)
+    return findings + rules.evaluate(settings)
+
+
+def _supported(release: str) -> str:
+    """The release whose flag catalog stands for `release` (the nearest one outside the range)."""
+    known = catalog.known_releases()
+    if versions.is_supported(release):
+        return release
+    return known[0] if versions.key(release) < versions.key(known[0]) else known[-1]
+
+
+def _fill_defaults(settings: Settings, parser: ArgvParser) -> None:
+    for spec in parser.cat.flags.values():
+        path = parser.path_of(spec)
+        if spec.default is None or "." in path or settings.has(path):
+            continue
+        settings.set(path, spec.default, None)
+        settings.defaulted.add(path)
+
+
+def _config_argument(argv: Iterable[Token]) -> Token | None:
+    words = list(argv)
+    for i, tok in enumerate(words):
+        if tok.text == "--config" and i + 1 < len(words):
+            return words[i + 1]
+        if tok.text.startswith("--config="):
+            return Token(tok.text.partition("=")[2], tok.span, tok.opaque)
+    return None
+
+
+def _config_argv(
+    config: Token, invocation: Invocation, options: Options
+) -> tuple[list[Token], list[Finding]]:
+    """The flags of a `--config` file in the repo, as argv words pointing into that file."""
+    from .sources.vllm_config import argv_of
+
+    target = (Path(invocation.base_dir) / config.text).resolve()
+    root = options.root.resolve()
+    if not target.is_relative_to(root) or not target.is_file():
+        note = rules.flag_finding(
+            "VL904", config.span, invocation.version_hint, problem=f"{config.text} is not in the repo"
+        )
+        return [], [note]
+    shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
+    try:
+        text = target.read_bytes()[: options.max_bytes].decode("utf-8")
+        yf = yamlsrc.load(shown, text)
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [rules.flag_finding("VL904", config.span, None, problem=f"{config.text}: {exc}")]
+    except yamlsrc.YamlError as exc:
+        span = Span(shown, exc.line, exc.col, exc.line, exc.col + 1)
+        return [], [rules.flag_finding("VL901", span, None, problem=f"YAML syntax error: {exc}")]
+    if len(yf.documents) != 1 or not yamlsrc.is_mapping(yf.documents[0]):
+        return [], []
+    return argv_of(yf, yf.documents[0]), []

@@ -1,0 +1,103 @@
+"""The plain values that move through the pipeline: spans, tokens, invocations, findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+
+class Severity(IntEnum):
+    """Ordered so that `severity >= fail_level` decides the exit code."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        return cls[text.upper()]
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A place in a file: 1-based line and column, end exclusive-ish as editors show it."""
+
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True)
+class Token:
+    """One argv word as the program will receive it, and where it was written.
+
+    `opaque` marks a word built from something the linter cannot know (an env var with no
+    literal value, a command substitution, a template): it is never checked on a guess.
+    """
+
+    text: str
+    span: Span
+    opaque: bool = False
+
+
+@dataclass(frozen=True)
+class ReleaseChoice:
+    """The vLLM release a file deploys, and why the linter believes so."""
+
+    version: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One launch of the vLLM server found in a file.
+
+    `argv` holds the server's own arguments (after `vllm serve` or the api_server module),
+    `env` the environment the process gets, with the span where each variable is set.
+    """
+
+    path: str
+    argv: tuple[Token, ...]
+    env: dict[str, Token]
+    origin: str  # e.g. "Deployment/vllm container 'server'"
+    image: Token | None = None
+    version_hint: ReleaseChoice | None = None
+    base_dir: str = "."  # folder that relative `--config` paths are resolved from
+    partial: bool = False  # some words were opaque (templated or unknown variables)
+
+
+@dataclass(frozen=True)
+class Related:
+    span: Span
+    note: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str  # stable id, e.g. "VL101"
+    slug: str
+    severity: Severity
+    message: str
+    span: Span
+    fix: str = ""
+    related: tuple[Related, ...] = ()
+    release: ReleaseChoice | None = None
+    help_uri: str = ""
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.span.path, self.span.line, self.span.col, self.rule)
+
+
+@dataclass
+class FileResult:
+    """What linting one file produced."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    invocations: list[Invocation] = field(default_factory=list)

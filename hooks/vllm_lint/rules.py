@@ -1,0 +1,290 @@
+"""The rule registry: rule files in `schemas/rules/`, checked against the meta-schema.
+
+A rule describes, as a JSON Schema under `rejects`, the effective settings that vLLM
+refuses to start with, for the releases in [since, before). Rules without `rejects` are the
+built-in flag checks (unknown flag, bad value …), raised by the argv grammar: they live here
+too so that listing, explaining and documenting treat every rule alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from . import versions
+from .model import Finding, Related, Severity
+from .resources import schemas_dir
+from .settings import Settings
+
+DOCS_URL = "https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md"
+
+
+class RuleFileError(Exception):
+    """A rule file that cannot be used: names the file and the JSON pointer."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    slug: str
+    severity: Severity
+    summary: str
+    message: str
+    fix: str
+    flags: tuple[str, ...] = ()
+    since: str | None = None
+    before: str | None = None
+    rejects: Mapping[str, Any] | None = None
+    vllm_error: str = ""
+    source: str = ""
+    assumes: str = ""
+    examples: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = ""  # the file the rule was read from
+
+    def applies_to(self, release: str) -> bool:
+        if self.since is not None and versions.key(release) < versions.key(self.since):
+            return False
+        return self.before is None or versions.key(release) < versions.key(self.before)
+
+    @property
+    def help_uri(self) -> str:
+        return f"{DOCS_URL}#{self.id.lower()}-{self.slug}"
+
+    def releases_text(self) -> str:
+        if self.since and self.before:
+            return f"{self.since} up to (not including) {self.before}"
+        if self.since:
+            return f"{self.since} and later"
+        if self.before:
+            return f"before {self.before}"
+        return "every release"
+
+
+def _rule_from(entry: Mapping[str, Any], origin: str) -> Rule:
+    return Rule(
+        id=entry["id"],
+        slug=entry["slug"],
+        severity=Severity.parse(entry["severity"]),
+        summary=entry["summary"],
+        message=entry["message"],
+        fix=entry.get("fix", ""),
+        flags=tuple(entry.get("flags", ())),
+        since=entry.get("since"),
+        before=entry.get("before"),
+        rejects=entry.get("rejects"),
+        vllm_error=entry.get("vllm_error", ""),
+        source=entry.get("source", ""),
+        assumes=entry.get("assumes", ""),
+        examples=entry.get("examples", {}),
+        origin=origin,
+    )
+
+
+def _pointer(path: Iterable[Any]) -> str:
+    return "/" + "/".join(str(part) for part in path)
+
+
+def load_rule_file(path: Path) -> list[Rule]:
+    """Read and validate one rule file; any problem is a RuleFileError naming file and pointer."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleFileError(f"{path}: cannot read rule file: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RuleFileError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    from jsonschema import Draft202012Validator
+
+    meta = Draft202012Validator(_meta_schema())
+    errors = sorted(meta.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        raise RuleFileError(f"{path}: {_pointer(first.absolute_path)}: {first.message}")
+    rules = [_rule_from(entry, str(path)) for entry in data["rules"]]
+    for index, rule in enumerate(rules):
+        if rule.rejects is not None:
+            try:
+                Draft202012Validator.check_schema(rule.rejects)
+            except Exception as exc:  # jsonschema.SchemaError
+                pointer = _pointer(["rules", index, "rejects"])
+                raise RuleFileError(f"{path}: {pointer}: invalid schema: {exc}") from None
+        for bound in (rule.since, rule.before):
+            if bound is not None:
+                try:
+                    versions.key(bound)
+                except ValueError:
+                    raise RuleFileError(
+                        f"{path}: {_pointer(['rules', index])}: bad release {bound!r}"
+                    ) from None
+    return rules
+
+
+@lru_cache(maxsize=1)
+def _meta_schema() -> dict[str, Any]:
+    return json.loads((schemas_dir() / "rule-pack.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def builtin_rules() -> tuple[Rule, ...]:
+    rules: list[Rule] = []
+    for path in sorted((schemas_dir() / "rules").glob("*.json")):
+        rules.extend(load_rule_file(path))
+    seen: dict[str, str] = {}
+    for rule in rules:
+        for name in (rule.id, rule.slug):
+            if name in seen:
+                raise RuleFileError(f"{rule.origin}: rule {name} is defined twice")
+            seen[name] = rule.origin
+    return tuple(rules)
+
+
+@lru_cache(maxsize=None)
+def by_id() -> dict[str, Rule]:
+    table: dict[str, Rule] = {}
+    for rule in builtin_rules():
+        table[rule.id] = rule
+        table[rule.slug] = rule
+    return table
+
+
+def get(rule_id: str) -> Rule:
+    return by_id()[rule_id]
+
+
+# -- evaluation -------------------------------------------------------------------------
+
+
+_COMPARE = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "not-divisible-by": lambda a, b: b != 0 and a % b != 0,
+}
+
+
+def _lookup(instance: Any, path: str) -> Any:
+    node = instance
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`compare`: holds when `left op (right + add)` for two numbers of the document.
+
+    JSON Schema compares a value with a constant only; rules such as
+    `replayssm_buffer_len < 1 + num_speculative_tokens` need two values of the document.
+    A missing or non-numeric operand means the comparison does not hold.
+    """
+    from jsonschema import ValidationError
+
+    if not isinstance(instance, dict):
+        return
+    left = _lookup(instance, spec["left"])
+    right = spec["value"] if "value" in spec else _lookup(instance, spec["right"])
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
+    if not numeric or not _COMPARE[spec["op"]](left, right + spec.get("add", 0)):
+        yield ValidationError(f"comparison {spec} does not hold")
+
+
+@lru_cache(maxsize=None)
+def _validator_class() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(Draft202012Validator, {"compare": _compare_keyword})
+
+
+_compiled: dict[int, Any] = {}
+
+
+def _matches(rule: Rule, document: Mapping[str, Any]) -> bool:
+    validator = _compiled.get(id(rule))
+    if validator is None:
+        validator = _validator_class()(rule.rejects)
+        _compiled[id(rule)] = validator
+    return bool(validator.is_valid(document))
+
+
+@lru_cache(maxsize=None)
+def rules_for(release: str, extra: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
+    return tuple(
+        r for r in builtin_rules() + extra if r.rejects is not None and r.applies_to(release)
+    )
+
+
+def evaluate(settings: Settings, extra: tuple[Rule, ...] = ()) -> list[Finding]:
+    """Every rule of the release that the settings violate, as findings."""
+    findings = []
+    for rule in rules_for(settings.release.version, extra):
+        if any(settings.has(p) and p in settings.opaque for p in rule.flags):
+            continue  # never judge a value the linter could not read
+        if _matches(rule, settings.document):
+            finding = _finding(rule, settings)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+
+
+def render(template: str, settings: Settings) -> str:
+    def value(match: re.Match[str]) -> str:
+        path = match.group(1)
+        if path == "release":
+            return settings.release.version
+        found = settings.get(path)
+        text = json.dumps(found) if isinstance(found, (dict, list, bool)) or found is None else str(found)
+        return f"{text} (default)" if path in settings.defaulted else text
+
+    return _PLACEHOLDER.sub(value, template)
+
+
+def _finding(rule: Rule, settings: Settings) -> Finding | None:
+    located = [(path, settings.span(path)) for path in rule.flags if path not in settings.defaulted]
+    spans = [(path, span) for path, span in located if span is not None]
+    if not spans:
+        return None
+    primary = spans[0][1]
+    related = []
+    for path, span in spans[1:]:
+        if span != primary and all(r.span != span for r in related):
+            related.append(Related(span, f"{path.replace('_', '-')} is set here"))
+    message = render(rule.message, settings)
+    if rule.vllm_error:
+        message += f' (vLLM {settings.release.version}: "{render(rule.vllm_error, settings)}")'
+    return Finding(
+        rule=rule.id,
+        slug=rule.slug,
+        severity=rule.severity,
+        message=message,
+        span=primary,
+        fix=render(rule.fix, settings),
+        related=tuple(related),
+        release=settings.release,
+        help_uri=rule.help_uri,
+    )
+
+
+def flag_finding(rule_id: str, span: Any, release: Any, **values: Any) -> Finding:
+    """A finding of a built-in flag check, its message filled from keyword values."""
+    rule = get(rule_id)
+    return Finding(
+        rule=rule.id,
+        slug=rule.slug,
+        severity=rule.severity,
+        message=rule.message.format(**values),
+        span=span,
+        fix=rule.fix.format(**values),
+        release=release,
+        help_uri=rule.help_uri,
+    )

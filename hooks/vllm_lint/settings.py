@@ -1,0 +1,63 @@
+"""The effective settings of one invocation: a JSON document plus where each value came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import ReleaseChoice, Span
+
+
+@dataclass
+class Settings:
+    """What vLLM would run with.
+
+    `document` is what rules validate: keys are flag names without dashes (`use_replayssm`),
+    JSON flags hold objects, `env` holds environment variables. `spans` maps a dotted path
+    (`speculative_config.num_speculative_tokens`, `env.VLLM_USE_V1`) to where it was written;
+    `defaulted` lists the paths whose value is the release's default, not the user's.
+    """
+
+    release: ReleaseChoice
+    document: dict[str, Any] = field(default_factory=dict)
+    spans: dict[str, Span] = field(default_factory=dict)
+    defaulted: set[str] = field(default_factory=set)
+    opaque: set[str] = field(default_factory=set)  # paths set to something unknowable
+
+    def get(self, path: str) -> Any:
+        node: Any = self.document
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return None
+            node = node[part]
+        return node
+
+    def has(self, path: str) -> bool:
+        node: Any = self.document
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        return True
+
+    def span(self, path: str) -> Span | None:
+        """Where a path was written; a key inside a JSON flag falls back to the flag."""
+        while path:
+            if path in self.spans:
+                return self.spans[path]
+            path = path.rpartition(".")[0]
+        return None
+
+    def set(self, path: str, value: Any, span: Span | None) -> None:
+        parts = path.split(".")
+        node = self.document
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = {}
+                node[part] = child
+            node = child
+        node[parts[-1]] = value
+        self.defaulted.discard(path)
+        if span is not None:
+            self.spans[path] = span

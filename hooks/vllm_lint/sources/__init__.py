@@ -1,0 +1,1 @@
+"""Readers that find vLLM server invocations in one kind of file each."""

@@ -1,0 +1,77 @@
+"""docker-compose files: each service under `services` with an image, command or entrypoint."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..model import Invocation, Token
+from ..shell import Lexer
+from ..yamlsrc import (
+    YamlFile,
+    get,
+    is_mapping,
+    is_scalar,
+    is_sequence,
+    items,
+    scalar_positions,
+    text_of,
+    token,
+)
+from .commandline import Word, invocations
+
+
+def find(yf: YamlFile) -> Iterator[Invocation]:
+    for document in yf.documents:
+        services = get(document, "services")
+        if not is_mapping(services):
+            continue
+        for name, _key, service in items(services):
+            if is_mapping(service):
+                yield from _service(yf, name, service)
+
+
+def _words(yf: YamlFile, node: Any) -> list[Word]:
+    """Compose splits a string command like a shell would, without running one."""
+    if is_sequence(node):
+        return [Word(token(yf, item), item) for item in node.value if is_scalar(item)]
+    text = text_of(node)
+    if text is None:
+        return []
+    lexer = Lexer(text, scalar_positions(yf, node))
+    return [Word(tok) for command in lexer.commands() for tok in command.words]
+
+
+def _environment(yf: YamlFile, node: Any) -> dict[str, Token]:
+    env: dict[str, Token] = {}
+    if is_mapping(node):
+        for name, _key, value in items(node):
+            text = text_of(value)
+            env[name] = token(yf, value) if text is not None else Token("", token(yf, _key).span, True)
+    elif is_sequence(node):
+        for item in node.value:
+            text = text_of(item)
+            if text is None:
+                continue
+            name, eq, value = text.partition("=")
+            tok = token(yf, item)
+            env[name] = Token(value, tok.span, opaque=not eq or "${" in value)
+    for name, tok in list(env.items()):
+        if "${" in tok.text or tok.text.startswith("$"):
+            env[name] = Token(tok.text, tok.span, opaque=True)  # compose interpolation
+    return env
+
+
+def _service(yf: YamlFile, name: str, service: Any) -> Iterator[Invocation]:
+    image_node = get(service, "image")
+    image = token(yf, image_node) if text_of(image_node) else None
+    entrypoint = get(service, "entrypoint")
+    words = _words(yf, entrypoint) + _words(yf, get(service, "command"))
+    yield from invocations(
+        yf,
+        words,
+        _environment(yf, get(service, "environment")),
+        image,
+        f"compose service {name}",
+        entrypoint_given=entrypoint is not None,
+    )

@@ -1,0 +1,173 @@
+"""YAML (and JSON) read as position-carrying nodes, with the C parser when it is installed.
+
+Composing to nodes rather than constructing Python objects keeps every scalar's line and
+column, and leaves aliases as shared nodes, so an alias bomb costs nothing until walked;
+walks are bounded by `MAX_NODES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .model import Span, Token
+from .textpos import FilePositions, Positions, align_scalar, span_of
+
+MAX_NODES = 200_000
+MERGE_TAG = "tag:yaml.org,2002:merge"
+NULL_TAG = "tag:yaml.org,2002:null"
+
+
+class YamlError(Exception):
+    def __init__(self, message: str, line: int, col: int) -> None:
+        super().__init__(message)
+        self.line = line
+        self.col = col
+
+
+@dataclass
+class YamlFile:
+    path: str
+    text: str
+    positions: FilePositions
+    documents: list[Any]  # ruamel nodes
+
+
+def load(path: str, text: str) -> YamlFile:
+    """Compose every document; a syntax error becomes YamlError with its 1-based position."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        yaml = YAML(typ="safe", pure=False)
+    except Exception:  # pragma: no cover - no C extension on this Python
+        yaml = YAML(typ="safe", pure=True)
+    try:
+        documents = [doc for doc in yaml.compose_all(text) if doc is not None]
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        raise YamlError(problem, line, col) from None
+    except (YAMLError, ValueError, RecursionError) as exc:
+        raise YamlError(str(exc).splitlines()[0] if str(exc) else "invalid YAML", 1, 1) from None
+    return YamlFile(path, text, FilePositions(path, text), documents)
+
+
+def is_mapping(node: Any) -> bool:
+    return type(node).__name__ == "MappingNode"
+
+
+def is_sequence(node: Any) -> bool:
+    return type(node).__name__ == "SequenceNode"
+
+
+def is_scalar(node: Any) -> bool:
+    return type(node).__name__ == "ScalarNode"
+
+
+def items(node: Any) -> Iterator[tuple[str, Any, Any]]:
+    """(key text, key node, value node) of a mapping, with `<<` merge keys applied."""
+    if not is_mapping(node):
+        return
+    seen: set[str] = set()
+    merged: list[Any] = []
+    for key, value in node.value:
+        if key.tag == MERGE_TAG:
+            merged.extend(value.value if is_sequence(value) else [value])
+            continue
+        if is_scalar(key):
+            seen.add(key.value)
+            yield key.value, key, value
+    for source in merged:
+        for name, key, value in items(source):
+            if name not in seen:
+                seen.add(name)
+                yield name, key, value
+
+
+def get(node: Any, name: str) -> Any:
+    for key, _knode, value in items(node):
+        if key == name:
+            return value
+    return None
+
+
+def text_of(node: Any) -> str | None:
+    """A scalar's text (None for non-scalars and for null)."""
+    if not is_scalar(node) or node.tag == NULL_TAG:
+        return None
+    return str(node.value)
+
+
+def span(yf: YamlFile, node: Any) -> Span:
+    start, end = node.start_mark, node.end_mark
+    end_line, end_col = end.line + 1, end.column + 1
+    if end.line > start.line and end.column == 0:  # block nodes end at the next line's start
+        end_line, end_col = start.line + 1, len(yf.text.splitlines()[start.line]) + 1
+    return Span(yf.path, start.line + 1, start.column + 1, end_line, end_col)
+
+
+def scalar_positions(yf: YamlFile, node: Any) -> Positions:
+    """Where each character of a scalar's value stands in the file."""
+    start = yf.positions.offset(node.start_mark.line, node.start_mark.column)
+    block = getattr(node, "style", None) in ("|", ">")
+    return align_scalar(str(node.value), yf.text, start, yf.positions, block)
+
+
+def token(yf: YamlFile, node: Any) -> Token:
+    """A scalar as one argv word, spanning its visible text (quotes excluded)."""
+    value = str(node.value)
+    if getattr(node, "style", None) in ('"', "'") and value:
+        located = span_of(scalar_positions(yf, node), 0, len(value))
+        return Token(value, located)
+    return Token(value, span(yf, node))
+
+
+def walk(node: Any, budget: list[int] | None = None) -> Iterator[Any]:
+    """Every node below `node` (pre-order), at most MAX_NODES of them, aliases visited once."""
+    budget = budget if budget is not None else [MAX_NODES]
+    stack = [node]
+    seen: set[int] = set()
+    while stack and budget[0] > 0:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        budget[0] -= 1
+        yield current
+        if is_mapping(current):
+            stack.extend(v for _k, _kn, v in reversed(list(items(current))))
+        elif is_sequence(current):
+            stack.extend(reversed(current.value))
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
+def to_python(node: Any, budget: list[int] | None = None) -> Any:
+    """Plain Python data from a node (YAML 1.2 core scalars), bounded like `walk`."""
+    budget = budget if budget is not None else [MAX_NODES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise YamlError("document too large (alias expansion limit reached)", 1, 1)
+    if is_mapping(node):
+        return {key: to_python(value, budget) for key, _k, value in items(node)}
+    if is_sequence(node):
+        return [to_python(item, budget) for item in node.value]
+    value = node.value
+    if node.tag == NULL_TAG:
+        return None
+    if node.tag == _BOOL_TAG:
+        return str(value).lower() in ("true", "yes", "on")
+    try:
+        if node.tag == _INT_TAG:
+            return int(str(value).replace("_", ""), 0)
+        if node.tag == _FLOAT_TAG:
+            return float(str(value).replace("_", ""))
+    except ValueError:
+        return value
+    return value

@@ -1,0 +1,63 @@
+"""Shared helpers: run the real CLI in-process on real files written to a temporary folder."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vllm_lint.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus" / "real-world"
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    def findings(self) -> list[dict[str, Any]]:
+        return list(self.json()["findings"])
+
+
+@contextmanager
+def chdir(path: Path) -> Iterator[None]:
+    old = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    with chdir(cwd or Path.cwd()), redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def write(root: Path, name: str, text: str) -> Path:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return tmp_path
