@@ -1,0 +1,339 @@
+"""The committed `vllm serve` flag catalogs and their loader (vllm_lint.catalog).
+
+The catalogs are cross-checked against an independent static extraction of
+0.33.0 and 0.34.0 (shared/reference/vllm-flags-<release>.json).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vllm_lint import catalog
+from vllm_lint.catalog import catalog_for, known_releases
+from vllm_lint.resources import schemas_dir
+
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
+
+# Differences between our catalogs and the reference extraction on flag names,
+# aliases, boolean-ness and negations: (release, flag, attribute) -> the vLLM
+# source that explains which side is right.  There are none at the moment; a
+# new difference makes test_reference_names_aliases_booleans fail until it is
+# explained here.
+KNOWN_NAME_DIFFERENCES: dict[tuple[str, str, str], str] = {}
+
+# Differences on the value type / choices (the reference keeps some of them as
+# source text or leaves them unresolved).  Ours follow the vLLM source:
+_HUMAN_INT = (
+    "vllm/engine/arg_utils.py:{line} `human_readable_int_args` in _compute_kwargs gives "
+    "these int fields `type=human_readable_int` (1K, 2M, 1G ...); the reference says int"
+)
+_HUMAN_INT_LINES = {"0.33.0": 397, "0.34.0": 396}
+_LIMIT_MM = (
+    "vllm/config/multimodal.py:{cls_line} MultiModalDummyOptions subclasses dict and "
+    "vllm/engine/arg_utils.py:{line} maps dict subclasses to dict, so the flag takes JSON "
+    "(parse_type(json.loads)); the reference treats the class as an opaque str"
+)
+_LIMIT_MM_LINES = {"0.33.0": (243, 333), "0.34.0": (242, 331)}
+_LOGGING = (
+    "vllm/engine/arg_utils.py:{line} `get_kwargs(VllmConfig)['logging_config']`: the field "
+    "is a LoggingConfig dataclass, so the type is JSON with LoggingConfig's keys; the "
+    "reference left this flag unresolved (str)"
+)
+_LOGGING_LINES = {"0.33.0": 1653, "0.34.0": 1672}
+_MM_DEVICE = (
+    "vllm/engine/arg_utils.py:{line} choices=['auto', 'cpu'] + [current_platform.device_type]: "
+    "only auto/cpu are known statically, so we list them as `suggested` with "
+    "choices_dynamic; the reference keeps the expression as text"
+)
+_MM_DEVICE_LINES = {"0.33.0": 1568, "0.34.0": 1587}
+
+
+def _known_type_differences(release: str) -> dict[tuple[str, str], str]:
+    out: dict[tuple[str, str], str] = {}
+    for flag in (
+        "--kv-cache-memory-bytes",
+        "--max-num-batched-tokens",
+        "--max-num-queued-tokens",
+        "--max-num-scheduled-tokens",
+        "--safetensors-prefetch-block-size",
+    ):
+        out[(flag, "type")] = _HUMAN_INT.format(line=_HUMAN_INT_LINES[release])
+    cls_line, line = _LIMIT_MM_LINES[release]
+    out[("--limit-mm-per-prompt", "type")] = _LIMIT_MM.format(cls_line=cls_line, line=line)
+    out[("--logging-config", "type")] = _LOGGING.format(line=_LOGGING_LINES[release])
+    out[("--mm-processor-device", "choices")] = _MM_DEVICE.format(line=_MM_DEVICE_LINES[release])
+    return out
+
+
+# reference type names -> ours (the reference writes custom callables as source text)
+_REF_TYPES = {
+    "human_readable_int": "human_int",
+    "human_readable_int_or_auto": "int_or_auto",
+    "optional_type(str)": "str",
+}
+
+
+def _reference(release: str) -> dict[str, dict[str, Any]]:
+    path = REFERENCE / f"vllm-flags-{release}.json"
+    if not REFERENCE.is_dir():
+        pytest.skip(f"reference extraction folder {REFERENCE} is absent")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {rec["flag"]: rec for rec in data["flags"]}
+
+
+@pytest.mark.parametrize("release", ["0.33.0", "0.34.0"])
+def test_reference_names_aliases_booleans(release: str) -> None:
+    ref = _reference(release)
+    cat = catalog_for(release)
+    assert cat.release == release
+    found: dict[tuple[str, str, str], str] = {}
+    for flag in sorted(set(ref) | set(cat.flags)):
+        if flag not in cat.flags:
+            found[(release, flag, "missing")] = "only in the reference"
+            continue
+        if flag not in ref:
+            found[(release, flag, "extra")] = "only in our catalog"
+            continue
+        r, ours = ref[flag], cat.flags[flag]
+        if sorted(r.get("aliases") or []) != sorted(ours.aliases):
+            found[(release, flag, "aliases")] = f"{r.get('aliases')} != {ours.aliases}"
+        if bool(r.get("is_bool")) != ours.is_bool:
+            found[(release, flag, "is_bool")] = f"{r.get('is_bool')} != {ours.is_bool}"
+        ref_neg = sorted(n.replace(" (hidden)", "") for n in r.get("negations") or [])
+        if ref_neg != sorted(ours.negations):
+            found[(release, flag, "negations")] = f"{ref_neg} != {sorted(ours.negations)}"
+    unexplained = {k: v for k, v in found.items() if k not in KNOWN_NAME_DIFFERENCES}
+    assert not unexplained, unexplained
+    stale = [k for k in KNOWN_NAME_DIFFERENCES if k[0] == release and k not in found]
+    assert not stale, f"explained differences that no longer exist: {stale}"
+
+
+@pytest.mark.parametrize("release", ["0.33.0", "0.34.0"])
+def test_reference_types_and_choices(release: str) -> None:
+    ref = _reference(release)
+    cat = catalog_for(release)
+    known = _known_type_differences(release)
+    found: set[tuple[str, str]] = set()
+    for flag, r in ref.items():
+        ours = cat.flags[flag]
+        ref_type = _REF_TYPES.get(r["type"], r["type"])
+        if ref_type in {"int", "float", "str", "json", "bool", "human_int", "int_or_auto"} and (
+            ref_type != ours.type
+        ):
+            found.add((flag, "type"))
+        ref_choices = r.get("choices")
+        if isinstance(ref_choices, str):  # an expression the reference could not evaluate
+            found.add((flag, "choices"))
+        elif ref_choices is not None:
+            ref_set = {str(c) for c in ref_choices if c is not None}
+            if ref_set != set(ours.choices or ()):
+                found.add((flag, "choices"))
+        elif ours.choices:
+            found.add((flag, "choices"))
+    unexplained = sorted(found - set(known))
+    assert not unexplained, unexplained
+    assert sorted(set(known) - found) == [], "explained differences that no longer exist"
+
+
+def test_counts_match_the_reference_table() -> None:
+    # vllm-flags.md section 2 (flags of the newest patch of each minor we read)
+    expected = {
+        "0.8.5.post1": 137,
+        "0.10.2": 176,
+        "0.20.2": 239,
+        "0.25.1": 270,
+        "0.26.0": 274,
+        "0.27.1": 282,
+        "0.28.0": 284,
+        "0.29.0": 292,
+        "0.30.0": 300,
+        "0.31.0": 311,
+        "0.32.0": 316,
+        "0.33.0": 320,
+        "0.34.0": 327,
+    }
+    assert {r: len(catalog_for(r).flags) for r in expected} == expected
+
+
+def test_known_releases() -> None:
+    rels = known_releases()
+    assert rels[0] == "0.8.5.post1"
+    assert rels[-1] == "0.34.0"
+    minors = [".".join(r.split(".")[:2]) for r in rels]
+    assert minors == [f"0.{m}" for m in range(8, 35)]
+
+
+@pytest.mark.parametrize(
+    ("written", "release"),
+    [("0.33.1", "0.33.0"), ("0.33.0", "0.33.0"), ("0.8.5", "0.8.5.post1"),
+     ("0.8.0", "0.8.5.post1"), ("0.27.0", "0.27.1"), ("0.10.1.1", "0.10.2"),
+     ("v0.34.0", "0.34.0"), ("0.34.2.post1", "0.34.0")],
+)  # fmt: skip
+def test_patch_versions_use_their_minor(written: str, release: str) -> None:
+    assert catalog_for(written).release == release
+
+
+@pytest.mark.parametrize("written", ["0.7.3", "0.35.0", "1.0.0", "nonsense"])
+def test_unknown_minor_raises_key_error(written: str) -> None:
+    with pytest.raises(KeyError):
+        catalog_for(written)
+
+
+def test_resolve_underscores_aliases_and_values() -> None:
+    cat = catalog_for("0.33.0")
+    spec, negated = cat.resolve("--max_model_len") or (None, None)
+    assert spec is not None and spec.name == "--max-model-len" and negated is None
+    assert spec.type == "int_or_auto"
+    tp = cat.resolve("-tp")
+    assert tp is not None and tp[0].name == "--tensor-parallel-size" and tp[1] is None
+    gmu = cat.resolve("--device-memory-utilization")
+    assert gmu is not None and gmu[0].name == "--gpu-memory-utilization"
+    assert cat.resolve("--tensor_parallel_size") == cat.resolve("--tensor-parallel-size")
+    assert cat.resolve("--no-such-flag") is None
+    assert cat.resolve("--max-model") is None  # abbreviations are not resolved here
+    assert cat.resolve("-TP") is None
+
+
+def test_resolve_booleans_and_negations() -> None:
+    new, old = catalog_for("0.33.0"), catalog_for("0.32.0")
+    assert new.resolve("--enable-prefix-caching") == (new.flags["--enable-prefix-caching"], False)
+    assert new.resolve("--no-enable-prefix-caching") == (new.flags["--enable-prefix-caching"], True)
+    assert new.resolve("--disable-prefix-caching") == (new.flags["--enable-prefix-caching"], True)
+    assert new.resolve("--disable_prefix_caching") == (new.flags["--enable-prefix-caching"], True)
+    assert old.resolve("--no-enable-prefix-caching") == (old.flags["--enable-prefix-caching"], True)
+    assert old.resolve("--disable-prefix-caching") is None  # EnableDisableAction came in 0.33
+    assert set(new.flags["--enable-prefix-caching"].negations) == {
+        "--no-enable-prefix-caching",
+        "--disable-prefix-caching",
+    }
+    # --disable-x gets --enable-x as its negation too
+    assert new.resolve("--enable-sliding-window") == (new.flags["--disable-sliding-window"], True)
+    # store_true flags have no negation
+    headless = new.flags["--headless"]
+    assert headless.is_bool and headless.negations == ()
+    assert new.resolve("--no-headless") is None
+
+
+def test_abbreviation() -> None:
+    cat = catalog_for("0.33.0")
+    spec = cat.abbreviation("--max-model")
+    assert spec is not None and spec.name == "--max-model-len"
+    assert cat.abbreviation("--max_model") == spec
+    assert cat.abbreviation("--max-num") is None  # ambiguous
+    assert cat.abbreviation("--max-model-len") is None  # exact, not an abbreviation
+    assert cat.abbreviation("--zzz") is None
+
+
+@pytest.mark.parametrize(
+    ("flag", "first", "last"),
+    [
+        ("--use-v2-block-manager", "0.8", "0.9"),
+        ("--device", "0.8", "0.9"),
+        ("--num-scheduler-steps", "0.8", "0.9"),
+        ("--enable-prompt-adapter", "0.8", "0.9"),
+        ("--tokenizer-pool-size", "0.8", "0.9"),
+        ("--enable-reasoning", "0.8", "0.9"),
+        ("--rope-scaling", "0.8", "0.10"),
+        ("--max-seq-len-to-capture", "0.8", "0.10"),
+        ("--guided-decoding-backend", "0.8", "0.11"),
+        ("--override-pooler-config", "0.8", "0.11"),
+        ("--task", "0.8", "0.12"),
+        ("--cuda-graph-sizes", "0.9", "0.12"),
+        ("--swap-space", "0.8", "0.17"),
+        ("--max-num-partial-prefills", "0.8", "0.26"),
+        ("--calculate-kv-scales", "0.8", "0.27"),
+        ("--override-attention-dtype", "0.9", "0.27"),
+        ("--enable-bf16x3-router-gemm", "0.26", "0.29"),
+        ("--enable-mamba-fine-grained-prefix-cache", "0.30", "0.30"),
+        ("--use-replayssm", "0.27", "0.34"),
+        ("--replayssm-buffer-len", "0.27", "0.34"),
+        ("--spec-method", "0.22", "0.34"),
+        ("--optimization-level", "0.12", "0.34"),
+        ("--mamba-cache-mode", "0.15", "0.34"),
+    ],
+)
+def test_flag_lifetimes(flag: str, first: str, last: str) -> None:
+    present = [".".join(r.split(".")[:2]) for r in known_releases() if flag in catalog_for(r).flags]
+    assert (present[0], present[-1]) == (first, last)
+    # contiguous: no gap between first and last
+    minors = [".".join(r.split(".")[:2]) for r in known_releases()]
+    assert present == minors[minors.index(first) : minors.index(last) + 1]
+
+
+def test_removed_flags_examples() -> None:
+    assert catalog_for("0.8.5").resolve("--use-v2-block-manager") is not None
+    assert catalog_for("0.10.2").resolve("--use-v2-block-manager") is None
+    assert catalog_for("0.26.0").resolve("--use-replayssm") is None
+    replay = catalog_for("0.27.0").resolve("--use-replayssm")
+    assert replay is not None and replay[0].config_field == "CacheConfig.use_replayssm"
+    assert catalog_for("0.8.5").resolve("--speculative-model") is None
+
+
+def test_deprecations() -> None:
+    cat = catalog_for("0.33.0")
+    deprecated = sorted(name for name, spec in cat.flags.items() if spec.deprecated)
+    assert deprecated == ["--disable-cascade-attn", "--log-config-file", "--mamba-cache-mode"]
+    assert "pylogging_config_file" in (cat.flags["--log-config-file"].deprecated or "")
+
+
+def test_records() -> None:
+    cat = catalog_for("0.33.0")
+    sc = cat.flags["--speculative-config"]
+    assert sc.aliases == ("-sc",) and sc.type == "json"
+    assert sc.json_keys is not None and "num_speculative_tokens" in sc.json_keys
+    assert sc.config_field == "VllmConfig.speculative_config"
+    mw = cat.flags["--middleware"]
+    assert mw.action == "append" and mw.nargs is None
+    assert cat.flags["--api-key"].nargs == "+"
+    assert cat.flags["--mm-processor-cache-type"].choices == ("lru", "shm")
+    kv = cat.flags["--kv-cache-dtype"]
+    assert kv.choices is None and kv.suggested is not None and "fp8" in kv.suggested
+    assert cat.flags["--uvicorn-log-level"].default == "info"
+    assert cat.flags["--optimization-level"].enum_values == (0, 1, 2, 3)
+    # 0.8.5: -O is the short alias of --compilation-config
+    assert catalog_for("0.8.5").resolve("-O") is not None
+    assert catalog_for("0.33.0").features["O_shorthand"] == "--optimization-level"
+
+
+def test_parser_features_by_release() -> None:
+    def feat(release: str, key: str) -> object:
+        return catalog_for(release).features[key]
+
+    assert feat("0.8.5", "dotted_json_keys") is False
+    assert feat("0.10.2", "dotted_json_keys") is True
+    assert feat("0.32.0", "enable_disable_pairing") is False
+    assert feat("0.33.0", "enable_disable_pairing") is True
+    assert feat("0.15.1", "config_yaml_nested_dicts") is False
+    assert feat("0.20.2", "config_yaml_nested_dicts") is True
+    assert feat("0.21.0", "spec_shortcuts") is False
+    assert feat("0.25.1", "spec_shortcuts") is True
+    assert feat("0.8.5", "O_shorthand") == "-O"
+    assert feat("0.10.2", "O_shorthand") == "--compilation-config.level"
+    assert all(feat(r, "underscore_to_dash") is True for r in known_releases())
+
+
+def test_catalog_files_are_a_consistent_chain() -> None:
+    flags_dir = schemas_dir() / "flags"
+    index = json.loads((flags_dir / "index.json").read_text(encoding="utf-8"))
+    entries = index["releases"]
+    assert entries[0]["kind"] == "base" and all(e["kind"] == "delta" for e in entries[1:])
+    previous = None
+    for entry in entries:
+        text = (flags_dir / entry["file"]).read_text(encoding="utf-8")
+        data = json.loads(text)
+        assert data["release"] == entry["release"]
+        if previous is not None:
+            assert data["previous"] == previous
+        # stored sorted and stable
+        assert text == json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        assert len(catalog_for(entry["release"]).flags) == entry["flag_count"]
+        previous = entry["release"]
+
+
+def test_loader_is_cached() -> None:
+    assert catalog_for("0.33.0") is catalog_for("0.33.1")
+    assert catalog.known_releases() == known_releases()
