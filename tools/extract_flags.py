@@ -612,7 +612,8 @@ def analyse_annotation(mod: Module, node: ast.expr | None, depth: int = 0) -> li
             kind = BUILTIN_NAMES[head]
             args = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
             return [Hint(kind, [(mod, a) for a in args])]
-        if head in {"ClassVar", "Final", "Required", "NotRequired"}:
+        # pydantic.SkipValidation[X] is Annotated[X, SkipValidation()] at run time
+        if head in {"ClassVar", "Final", "Required", "NotRequired", "SkipValidation"}:
             return analyse_annotation(mod, sl, depth + 1)
         # generic class (Callable[...], Mapping[...], SomeClass[...])
         return analyse_annotation(mod, node.value, depth + 1)

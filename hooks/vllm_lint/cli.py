@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _lint(ns: argparse.Namespace) -> int:
     from . import versions
     from .collect import expand
-    from .engine import Options, lint_file
+    from .engine import Options, lint_paths
     from .model import Severity
     from .reporters import REPORTERS, ReportContext
 
@@ -91,7 +91,7 @@ def _lint(ns: argparse.Namespace) -> int:
         if not os.path.lexists(path):
             raise UsageError(f"{path}: no such file or folder")
     options = Options(vllm_version=ns.vllm_version, root=Path.cwd())
-    results = [lint_file(path, options) for path in expand(ns.paths, options.root)]
+    results = lint_paths(expand(ns.paths, options.root), options)
     if ns.show_invocations:
         from .invocations_view import show
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import catalog, rules, sniff, versions, yamlsrc
+from .derive import derive
 from .grammar import ArgvParser
 from .model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
 from .settings import Settings
@@ -20,6 +21,18 @@ class Options:
     default_version: str | None = None  # used when a file pins none
     root: Path = field(default_factory=Path.cwd)  # nothing outside is read
     max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def lint_paths(paths: Iterable[str], options: Options) -> list[FileResult]:
+    """Lint files in order; a config file that a linted launch line names is checked there,
+    with that launch's release and flags, not a second time on its own."""
+    results = [lint_file(path, options) for path in paths]
+    named = {str(Path(p).resolve()) for r in results for p in r.configs_named}
+    for result in results:
+        if str(Path(result.path).resolve()) in named and result.standalone_config:
+            result.findings.clear()
+            result.invocations.clear()
+    return results
 
 
 def lint_file(path: str, options: Options) -> FileResult:
@@ -62,11 +75,15 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         found = list(kubernetes.find(yf)) + list(compose.find(yf))
         if not found:
             found = list(vllm_config.find(yf, catalog.catalog_for(_fallback(options).version)))
+            result.standalone_config = bool(found)
     except yamlsrc.YamlError as exc:
         return _input_problem(path, "VL901", str(exc), exc.line, exc.col)
     for invocation in found:
         result.invocations.append(invocation)
         result.findings.extend(check(invocation, options))
+        config = _config_argument(invocation.argv)
+        if config is not None and not config.opaque:
+            result.configs_named.append(str(Path(invocation.base_dir) / config.text))
     return result
 
 
@@ -108,6 +125,7 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
         if token.opaque:
             settings.opaque.add(f"env.{name}")
     _fill_defaults(settings, parser)
+    derive(settings)
     return settings, findings
 
 
@@ -168,3 +186,21 @@ def _config_argv(
     if len(yf.documents) != 1 or not yamlsrc.is_mapping(yf.documents[0]):
         return [], []
     return argv_of(yf, yf.documents[0]), []
+
+
+def check_command_line(
+    argv: str, release: str, env: dict[str, str] | None = None, path: str = "<command line>"
+) -> list[Finding]:
+    """Lint the arguments of one `vllm serve` written as a shell line (rule examples, tools)."""
+    from .shell import Lexer
+    from .textpos import FilePositions
+
+    words = [w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words]
+    span = Span(path, 1, 1, 1, 2)
+    invocation = Invocation(
+        path=path,
+        argv=tuple(words),
+        env={name: Token(value, span) for name, value in (env or {}).items()},
+        origin="command line",
+    )
+    return check(invocation, Options(vllm_version=release))

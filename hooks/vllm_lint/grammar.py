@@ -255,7 +255,11 @@ class ArgvParser:
             return self._json_value(spec, tok, out)
         value: Any = raw
         expected = ""
-        if "int" in kind:
+        if spec.nullable and raw in ("None", ""):
+            return None
+        if kind == "custom":
+            return raw  # a parser the catalog cannot replay: never judged
+        if "int" in kind or kind == "port":
             value, expected = _parse_int(raw, human="human" in kind, auto="auto" in kind), "an integer"
         elif kind == "float":
             try:

@@ -101,3 +101,5 @@ class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     invocations: list[Invocation] = field(default_factory=list)
+    standalone_config: bool = False  # the file is a vLLM config on its own
+    configs_named: list[str] = field(default_factory=list)  # `--config` files its launches name

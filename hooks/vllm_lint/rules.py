@@ -40,7 +40,7 @@ class Rule:
     since: str | None = None
     before: str | None = None
     rejects: Mapping[str, Any] | None = None
-    vllm_error: str = ""
+    vllm_error: str | Mapping[str, str] = ""  # text, or {first release: text} as it changed
     source: str = ""
     assumes: str = ""
     examples: Mapping[str, Any] = field(default_factory=dict)
@@ -50,6 +50,14 @@ class Rule:
         if self.since is not None and versions.key(release) < versions.key(self.since):
             return False
         return self.before is None or versions.key(release) < versions.key(self.before)
+
+    def vllm_error_for(self, release: str) -> str:
+        if isinstance(self.vllm_error, str):
+            return self.vllm_error
+        applicable = [r for r in self.vllm_error if versions.key(r) <= versions.key(release)]
+        if not applicable:
+            return ""
+        return self.vllm_error[max(applicable, key=versions.key)]
 
     @property
     def help_uri(self) -> str:
@@ -133,26 +141,47 @@ def builtin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for path in sorted((schemas_dir() / "rules").glob("*.json")):
         rules.extend(load_rule_file(path))
-    seen: dict[str, str] = {}
-    for rule in rules:
-        for name in (rule.id, rule.slug):
-            if name in seen:
-                raise RuleFileError(f"{rule.origin}: rule {name} is defined twice")
-            seen[name] = rule.origin
+    check_variants(rules)
     return tuple(rules)
 
 
+def _overlap(a: Rule, b: Rule) -> bool:
+    low = max(versions.key(a.since or "0.0.0"), versions.key(b.since or "0.0.0"))
+    high = min(versions.key(a.before or "999.0.0"), versions.key(b.before or "999.0.0"))
+    return low < high
+
+
+def check_variants(rules: Iterable[Rule]) -> None:
+    """One id may have several entries (variants) when vLLM changed the check between
+    releases: they must share the slug and cover disjoint release ranges."""
+    seen: dict[str, list[Rule]] = {}
+    for rule in rules:
+        for name in {rule.id, rule.slug}:
+            for other in seen.get(name, []):
+                if (other.id, other.slug) != (rule.id, rule.slug) or _overlap(other, rule):
+                    raise RuleFileError(
+                        f"{rule.origin}: rule {name} is defined twice for the same releases"
+                    )
+            seen.setdefault(name, []).append(rule)
+
+
 @lru_cache(maxsize=None)
-def by_id() -> dict[str, Rule]:
-    table: dict[str, Rule] = {}
+def by_id() -> dict[str, list[Rule]]:
+    table: dict[str, list[Rule]] = {}
     for rule in builtin_rules():
-        table[rule.id] = rule
-        table[rule.slug] = rule
+        table.setdefault(rule.id, []).append(rule)
+        if rule.slug != rule.id:
+            table.setdefault(rule.slug, []).append(rule)
     return table
 
 
 def get(rule_id: str) -> Rule:
-    return by_id()[rule_id]
+    """The (first) entry of a rule, by id or slug."""
+    return by_id()[rule_id][0]
+
+
+def variants(rule_id: str) -> list[Rule]:
+    return list(by_id()[rule_id])
 
 
 # -- evaluation -------------------------------------------------------------------------
@@ -237,14 +266,15 @@ def evaluate(settings: Settings, extra: tuple[Rule, ...] = ()) -> list[Finding]:
 _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 
 
-def render(template: str, settings: Settings) -> str:
+def render(template: str, settings: Settings, mark_defaults: bool = True) -> str:
+    """Fill `{path}` placeholders with the settings' values; defaults say so."""
     def value(match: re.Match[str]) -> str:
         path = match.group(1)
         if path == "release":
             return settings.release.version
         found = settings.get(path)
         text = json.dumps(found) if isinstance(found, (dict, list, bool)) or found is None else str(found)
-        return f"{text} (default)" if path in settings.defaulted else text
+        return f"{text} (default)" if mark_defaults and path in settings.defaulted else text
 
     return _PLACEHOLDER.sub(value, template)
 
@@ -258,10 +288,11 @@ def _finding(rule: Rule, settings: Settings) -> Finding | None:
     related = []
     for path, span in spans[1:]:
         if span != primary and all(r.span != span for r in related):
-            related.append(Related(span, f"{path.replace('_', '-')} is set here"))
+            related.append(Related(span, f"{settings.label(path)} is set here"))
     message = render(rule.message, settings)
-    if rule.vllm_error:
-        message += f' (vLLM {settings.release.version}: "{render(rule.vllm_error, settings)}")'
+    vllm_error = rule.vllm_error_for(settings.release.version)
+    if vllm_error:
+        message += f' (vLLM {settings.release.version}: "{render(vllm_error, settings, mark_defaults=False)}")'
     return Finding(
         rule=rule.id,
         slug=rule.slug,
@@ -278,6 +309,7 @@ def _finding(rule: Rule, settings: Settings) -> Finding | None:
 def flag_finding(rule_id: str, span: Any, release: Any, **values: Any) -> Finding:
     """A finding of a built-in flag check, its message filled from keyword values."""
     rule = get(rule_id)
+    values.setdefault("release", release.version if release is not None else "")
     return Finding(
         rule=rule.id,
         slug=rule.slug,

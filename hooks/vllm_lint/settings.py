@@ -23,6 +23,14 @@ class Settings:
     spans: dict[str, Span] = field(default_factory=dict)
     defaulted: set[str] = field(default_factory=set)
     opaque: set[str] = field(default_factory=set)  # paths set to something unknowable
+    labels: dict[str, str] = field(default_factory=dict)  # how to name a derived path to users
+
+    def label(self, path: str) -> str:
+        if path in self.labels:
+            return self.labels[path]
+        if path.startswith("env."):
+            return path[4:]
+        return "--" + path.split(".")[0].replace("_", "-")
 
     def get(self, path: str) -> Any:
         node: Any = self.document

@@ -40,19 +40,25 @@ def load(path: str, text: str) -> YamlFile:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        yaml = YAML(typ="safe", pure=False)
-    except Exception:  # pragma: no cover - no C extension on this Python
-        yaml = YAML(typ="safe", pure=True)
-    try:
-        documents = [doc for doc in yaml.compose_all(text) if doc is not None]
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        raise YamlError(problem, line, col) from None
-    except (YAMLError, ValueError, RecursionError) as exc:
-        raise YamlError(str(exc).splitlines()[0] if str(exc) else "invalid YAML", 1, 1) from None
+        documents = _compose(YAML(typ="safe", pure=False), text)
+    except (YAMLError, ValueError, RecursionError):
+        # libyaml rejects a few inputs that the pure parser (and kubectl) accept,
+        # e.g. `{L4:1}` in a flow mapping: only when both refuse is the file broken.
+        try:
+            documents = _compose(YAML(typ="safe", pure=True), text)
+        except MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            problem = (exc.problem or exc.context or "invalid YAML").strip()
+            raise YamlError(problem, line, col) from None
+        except (YAMLError, ValueError, RecursionError) as exc:
+            message = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
+            raise YamlError(message, 1, 1) from None
     return YamlFile(path, text, FilePositions(path, text), documents)
+
+
+def _compose(yaml: Any, text: str) -> list[Any]:
+    return [doc for doc in yaml.compose_all(text) if doc is not None]
 
 
 def is_mapping(node: Any) -> bool:

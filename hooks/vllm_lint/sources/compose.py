@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,10 +32,21 @@ def find(yf: YamlFile) -> Iterator[Invocation]:
                 yield from _service(yf, name, service)
 
 
+# compose interpolates `$VAR` / `${VAR:-default}` from the host environment (`$$` is a `$`)
+_INTERPOLATION = re.compile(r"(?<!\$)\$(?:\{|[A-Za-z_])")
+
+
+def _word(yf: YamlFile, node: Any) -> Word:
+    tok = token(yf, node)
+    if _INTERPOLATION.search(tok.text):
+        tok = Token(tok.text, tok.span, opaque=True)
+    return Word(tok, node)
+
+
 def _words(yf: YamlFile, node: Any) -> list[Word]:
     """Compose splits a string command like a shell would, without running one."""
     if is_sequence(node):
-        return [Word(token(yf, item), item) for item in node.value if is_scalar(item)]
+        return [_word(yf, item) for item in node.value if is_scalar(item)]
     text = text_of(node)
     if text is None:
         return []

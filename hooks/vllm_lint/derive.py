@@ -1,0 +1,170 @@
+"""Values vLLM computes from the flags before its validators run, added under `derived.*`.
+
+Rules in schemas/ test these instead of re-deriving them in every schema. Each value cites
+where vLLM computes it (file:line of the 0.33.0 wheel unless noted); a value that would need
+a guess (an unknown model, an opaque word) is left out, so no rule fires on it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .settings import Settings
+from .versions import key
+
+# VllmConfig.validate_mamba_cached_kernel: kda_architectures (config/vllm.py:3461; 0.34 adds
+# KimiK31ForConditionalGeneration). vLLM reads the architecture from config.json; the linter
+# only has the model name, so it goes by the names these architectures are published under.
+_KDA_MODEL = re.compile(r"kimi[-_.]?(linear|k3)", re.IGNORECASE)
+# The spec methods whose drafts Model Runner V2 cannot run, per release
+# (VllmConfig._get_v2_model_runner_unsupported_features: 0.30 vllm.py:2815 … 0.33 :3053).
+_V1_ONLY_SPEC = {
+    (0, 30): {"ngram", "ngram_gpu", "draft_model", "suffix", "medusa", "mlp_speculator",
+              "custom_class"},
+    (0, 31): {"ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator", "custom_class"},
+    (0, 32): {"suffix", "medusa", "mlp_speculator", "custom_class"},
+    (0, 33): {"suffix", "custom_class"},
+}
+# 0.29 ran every other method on V1 (vllm.py:2539).
+_V2_SPEC_029 = {"eagle", "eagle3", "mtp", "dflash", "dspark", "extract_hidden_states"}
+
+
+def derive(settings: Settings) -> None:
+    release = key(settings.release.version)
+    derived: dict[str, Any] = {}
+    spans = settings.spans
+    labels: dict[str, str] = {}
+
+    def put(name: str, value: Any, *sources: str, defaulted: bool = False) -> None:
+        derived[name] = value
+        path = f"derived.{name}"
+        for source in sources:
+            if source in spans and source not in settings.defaulted:
+                spans[path] = spans[source]
+                labels[path] = "--" + source.split(".")[0].replace("_", "-")
+                break
+        if defaulted:
+            settings.defaulted.add(path)
+
+    # k: VllmConfig.num_speculative_tokens (vllm.py:612): the speculative config's count,
+    # else a diffusion config's canvas_length. A speculative config without a count is
+    # rejected by SpeculativeConfig itself, so any speculative config means k > 0.
+    spec = settings.get("speculative_config")
+    diffusion = settings.get("diffusion_config")
+    spec_sources = [p for p in spans if p.startswith("speculative_config")] or ["diffusion_config"]
+    count: Any = None
+    if isinstance(spec, dict) and spec:
+        count = spec.get("num_speculative_tokens")
+        put("spec", True, *spec_sources)
+    elif isinstance(diffusion, dict) and isinstance(diffusion.get("canvas_length"), int):
+        count = diffusion["canvas_length"]
+        put("spec", count > 0, "diffusion_config")
+    else:
+        derived["spec"] = False
+    if isinstance(count, int) and not isinstance(count, bool):
+        put("spec_tokens", count, *spec_sources)
+        put("query_len", 1 + count, *spec_sources)
+
+    model = settings.get("model")
+    if isinstance(model, str) and "model" in spans and "model" not in settings.opaque:
+        put("kda", bool(_KDA_MODEL.search(model)), "model")
+
+    # Prefix caching left unset: EngineArgs._set_default_chunked_prefill_and_prefix_caching_args
+    # (arg_utils.py:3075) takes the model's default; for hybrid models (every model that can
+    # run ReplaySSM) that is off up to 0.27 (`and not is_hybrid`, 0.27 :2604) and on from 0.28.
+    explicit_pc = settings.get("enable_prefix_caching")
+    if isinstance(explicit_pc, bool):
+        prefix_caching = explicit_pc
+        put("hybrid_prefix_caching", prefix_caching, "enable_prefix_caching")
+    else:
+        prefix_caching = release >= (0, 28, 0)
+        put("hybrid_prefix_caching", prefix_caching, defaulted=True)
+    put("mamba_cache_mode", _mamba_cache_mode(settings, release, prefix_caching, derived),
+        "mamba_cache_mode", "enable_prefix_caching")
+
+    backend = settings.get("mamba_backend")
+    if isinstance(backend, str):  # MambaBackendEnum[value.upper()]: case-insensitive
+        put("mamba_backend", backend.lower(), "mamba_backend",
+            defaulted="mamba_backend" in settings.defaulted)
+
+    # KVTransferConfig.is_kv_transfer_instance; --kv-offloading-size builds an offloading
+    # connector with kv_role kv_both in every release 0.27–0.34 (_post_init_kv_transfer_config).
+    kv = settings.get("kv_transfer_config")
+    if isinstance(kv, dict) and kv.get("kv_connector"):
+        put("kv_connector", True, "kv_transfer_config")
+    elif settings.has("kv_offloading_size") and settings.get("kv_offloading_size") is not None:
+        put("kv_connector", True, "kv_offloading_size")
+    else:
+        derived["kv_connector"] = False
+
+    # ParallelConfig.use_ubatching = enable_dbo or ubatch_size > 1 (config/parallel.py:720).
+    ubatch = settings.get("ubatch_size")
+    ubatching = settings.get("enable_dbo") is True or (isinstance(ubatch, int) and ubatch > 1)
+    put("ubatching", ubatching, "enable_dbo", "ubatch_size")
+
+    runner = _v2_model_runner(settings, release, derived, ubatching)
+    if runner is not None:
+        put("v2_model_runner", runner, "env.VLLM_USE_V2_MODEL_RUNNER",
+            defaulted="env.VLLM_USE_V2_MODEL_RUNNER" not in spans)
+
+    settings.document["derived"] = derived
+    settings.labels.update(labels)
+
+
+def _mamba_cache_mode(
+    settings: Settings, release: tuple[int, int, int], prefix_caching: bool, derived: dict[str, Any]
+) -> str:
+    """MambaModelConfig.verify_and_update_config (models/config.py) for a hybrid model."""
+    if not prefix_caching:
+        return "none"
+    mode = settings.get("mamba_cache_mode") if release < (0, 33, 0) else None
+    if release < (0, 28, 0):  # 0.27: none → "all" when the model supports it (models/config.py:614)
+        return "align" if mode == "align" or derived.get("kda") else "all"
+    if release < (0, 32, 0) and mode == "all" and derived.get("kda") is False:
+        return "all"
+    return "align"
+
+
+def _v2_model_runner(
+    settings: Settings, release: tuple[int, int, int], derived: dict[str, Any], ubatching: bool
+) -> bool | None:
+    """VllmConfig.use_v2_model_runner (vllm.py:731): the env var, else vLLM's automatic choice.
+
+    None where the choice hangs on something the flags do not show.
+    """
+    env = settings.get("env.VLLM_USE_V2_MODEL_RUNNER")
+    if "env.VLLM_USE_V2_MODEL_RUNNER" in settings.opaque:
+        return None
+    if isinstance(env, str) and env.strip():
+        try:
+            return bool(int(env))  # envs.maybe_convert_bool
+        except ValueError:
+            return None
+    if release >= (0, 34, 0):
+        return True  # Model Runner V1 is gone
+    kda = derived.get("kda")
+    if release < (0, 29, 0):
+        # 0.27–0.28: V2 by default only for DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (vllm.py:69),
+        # which lists KimiK3 but no Nemotron-H; other hybrid models get V1.
+        return None if kda is None else bool(kda)
+    if ubatching:
+        return False  # "dual batch overlap" is unsupported by V2 (0.30 vllm.py:3009)
+    if (
+        settings.has("compilation_config")
+        or settings.get("distributed_executor_backend") == "external_launcher"
+        or settings.get("speculative_config.parallel_drafting")
+    ):
+        return None  # other features that may send vLLM back to V1: not guessed
+    method = settings.get("speculative_config.method")
+    if isinstance(method, str):
+        minor = release[:2]
+        if minor == (0, 29):
+            if method not in _V2_SPEC_029:
+                return False
+        elif method in (_V1_ONLY_SPEC.get(minor) or set()):
+            return False
+    mode = derived.get("mamba_cache_mode")
+    if release[:2] in ((0, 30), (0, 31)) and mode == "all":
+        return False
+    return True

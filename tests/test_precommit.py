@@ -1,0 +1,68 @@
+"""The real pre-commit, through `pre-commit try-repo`, in a temporary git repo."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, write
+
+BAD = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: nemotron}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.28.0
+          args:
+            - nvidia/NVIDIA-Nemotron-Nano-9B-v2
+            - --use-replayssm
+            - --speculative-config
+            - '{"method":"ngram","num_speculative_tokens":3}'
+"""
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def _try_repo(cwd: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    args = ["--files", *files] if files else ["--all-files"]
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "vllm-lint", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_pre_commit_fails_on_the_bad_manifest_and_prints_path_line(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    write(tmp_path, "deploy/vllm.yaml", BAD)
+    write(tmp_path, "README.md", "# not YAML: the hook never sees it\n")
+    _git(tmp_path, "add", ".")
+    proc = _try_repo(tmp_path)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 1, output
+    assert "deploy/vllm.yaml:12:15: VL" in output, output
+    assert "does not support speculative decoding" in output
+
+
+def test_pre_commit_passes_a_clean_repo(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    write(tmp_path, "deploy/vllm.yaml", BAD.replace("v0.28.0", "v0.26.0").replace(
+        "            - --use-replayssm\n", ""))
+    write(tmp_path, "other.yaml", "a: 1\n")
+    _git(tmp_path, "add", ".")
+    proc = _try_repo(tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
