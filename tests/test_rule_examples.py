@@ -30,7 +30,10 @@ def _cases() -> Iterator[Any]:
                 example = {"argv": example} if isinstance(example, str) else example
                 for release in example.get("releases") or _releases_of(rule):
                     yield pytest.param(
-                        rule, verdict, example, release,
+                        rule,
+                        verdict,
+                        example,
+                        release,
                         id=f"{rule.id}-{rule.since}-{verdict}{n}-{release}",
                     )
 
@@ -68,7 +71,9 @@ def _outside_cases() -> Iterator[Any]:
 
 
 @pytest.mark.parametrize(("rule_id", "example", "release"), list(_outside_cases()))
-def test_rule_silent_outside_its_releases(rule_id: str, example: dict[str, Any], release: str) -> None:
+def test_rule_silent_outside_its_releases(
+    rule_id: str, example: dict[str, Any], release: str
+) -> None:
     assert not _fires(rule_id, example, release)
 
 

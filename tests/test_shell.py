@@ -63,7 +63,11 @@ def test_kubelet_variables_are_substituted_before_the_shell() -> None:
     lexer = Lexer(text, FilePositions("p", text), {}, {"MODEL": "org/m"})
     [command] = list(lexer.commands())
     assert [(w.text, w.opaque) for w in command.words] == [
-        ("vllm", False), ("serve", False), ("org/m", False), ("--port", False), ("$(PORT)", True)
+        ("vllm", False),
+        ("serve", False),
+        ("org/m", False),
+        ("--port", False),
+        ("$(PORT)", True),
     ]
 
 

@@ -33,16 +33,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="*", default=["."], help="files or folders (default: .)")
     parser.add_argument(
-        "--vllm-version", metavar="X.Y.Z",
+        "--vllm-version",
+        metavar="X.Y.Z",
         help="check every invocation against this release (ignores image tags)",
     )
     parser.add_argument("--format", choices=sorted(REPORTERS), default="text")
     parser.add_argument(
-        "--fail-on", choices=FAIL_LEVELS, default="warning",
+        "--fail-on",
+        choices=FAIL_LEVELS,
+        default="warning",
         help="lowest severity that makes the exit code 1 (default: warning)",
     )
     parser.add_argument(
-        "--show-invocations", action="store_true",
+        "--show-invocations",
+        action="store_true",
         help="print every vLLM invocation found (file, line, release, flags) instead of findings",
     )
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")

@@ -49,15 +49,27 @@ def _git_files(folder: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files, or None outside a git work tree."""
     try:
         proc = subprocess.run(
-            ["git", "-C", str(folder), "ls-files", "-z", "--cached", "--others",
-             "--exclude-standard", "--full-name"],
+            [
+                "git",
+                "-C",
+                str(folder),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--full-name",
+            ],
             capture_output=True,
             check=False,
             timeout=60,
         )
         top = subprocess.run(
             ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
-            capture_output=True, check=False, timeout=60, text=True,
+            capture_output=True,
+            check=False,
+            timeout=60,
+            text=True,
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -20,8 +20,15 @@ _KDA_MODEL = re.compile(r"kimi[-_.]?(linear|k3)", re.IGNORECASE)
 # The spec methods whose drafts Model Runner V2 cannot run, per release
 # (VllmConfig._get_v2_model_runner_unsupported_features: 0.30 vllm.py:2815 … 0.33 :3053).
 _V1_ONLY_SPEC = {
-    (0, 30): {"ngram", "ngram_gpu", "draft_model", "suffix", "medusa", "mlp_speculator",
-              "custom_class"},
+    (0, 30): {
+        "ngram",
+        "ngram_gpu",
+        "draft_model",
+        "suffix",
+        "medusa",
+        "mlp_speculator",
+        "custom_class",
+    },
     (0, 31): {"ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator", "custom_class"},
     (0, 32): {"suffix", "medusa", "mlp_speculator", "custom_class"},
     (0, 33): {"suffix", "custom_class"},
@@ -80,13 +87,21 @@ def derive(settings: Settings) -> None:
     else:
         prefix_caching = release >= (0, 28, 0)
         put("hybrid_prefix_caching", prefix_caching, defaulted=True)
-    put("mamba_cache_mode", _mamba_cache_mode(settings, release, prefix_caching, derived),
-        "mamba_cache_mode", "enable_prefix_caching")
+    put(
+        "mamba_cache_mode",
+        _mamba_cache_mode(settings, release, prefix_caching, derived),
+        "mamba_cache_mode",
+        "enable_prefix_caching",
+    )
 
     backend = settings.get("mamba_backend")
     if isinstance(backend, str):  # MambaBackendEnum[value.upper()]: case-insensitive
-        put("mamba_backend", backend.lower(), "mamba_backend",
-            defaulted="mamba_backend" in settings.defaulted)
+        put(
+            "mamba_backend",
+            backend.lower(),
+            "mamba_backend",
+            defaulted="mamba_backend" in settings.defaulted,
+        )
 
     # KVTransferConfig.is_kv_transfer_instance; --kv-offloading-size builds an offloading
     # connector with kv_role kv_both in every release 0.27–0.34 (_post_init_kv_transfer_config).
@@ -105,8 +120,12 @@ def derive(settings: Settings) -> None:
 
     runner = _v2_model_runner(settings, release, derived, ubatching)
     if runner is not None:
-        put("v2_model_runner", runner, "env.VLLM_USE_V2_MODEL_RUNNER",
-            defaulted="env.VLLM_USE_V2_MODEL_RUNNER" not in spans)
+        put(
+            "v2_model_runner",
+            runner,
+            "env.VLLM_USE_V2_MODEL_RUNNER",
+            defaulted="env.VLLM_USE_V2_MODEL_RUNNER" not in spans,
+        )
 
     settings.document["derived"] = derived
     settings.labels.update(labels)
@@ -165,6 +184,5 @@ def _v2_model_runner(
         elif method in (_V1_ONLY_SPEC.get(minor) or set()):
             return False
     mode = derived.get("mamba_cache_mode")
-    if release[:2] in ((0, 30), (0, 31)) and mode == "all":
-        return False
-    return True
+    # 0.30-0.31 ran the `all` Mamba cache mode on V1 only
+    return not (release[:2] in ((0, 30), (0, 31)) and mode == "all")

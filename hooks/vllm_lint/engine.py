@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import catalog, rules, sniff, versions, yamlsrc
 from .derive import derive
+from .extract import extract, problem
 from .grammar import ArgvParser
 from .model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
 from .settings import Settings
@@ -63,22 +64,12 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         return _input_problem(path, "VL902", "not valid UTF-8; not checked", line)
-    try:
-        yf = yamlsrc.load(path, text)
-    except yamlsrc.YamlError as exc:
-        if "{{" in text:
-            return _input_problem(path, "VL903", "a template, not YAML; not checked", exc.line)
-        return _input_problem(path, "VL901", f"YAML syntax error: {exc}", exc.line, exc.col)
-    from .sources import compose, kubernetes, vllm_config
-
-    try:
-        found = list(kubernetes.find(yf)) + list(compose.find(yf))
-        if not found:
-            found = list(vllm_config.find(yf, catalog.catalog_for(_fallback(options).version)))
-            result.standalone_config = bool(found)
-    except yamlsrc.YamlError as exc:
-        return _input_problem(path, "VL901", str(exc), exc.line, exc.col)
-    for invocation in found:
+    extracted = extract(
+        path, text, sniff.kind_of(path), catalog.catalog_for(_supported(_fallback(options).version))
+    )
+    result.findings.extend(extracted.findings)
+    result.standalone_config = extracted.standalone_config
+    for invocation in extracted.invocations:
         result.invocations.append(invocation)
         result.findings.extend(check(invocation, options))
         config = _config_argument(invocation.argv)
@@ -87,9 +78,8 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
     return result
 
 
-def _input_problem(path: str, rule_id: str, what: str, line: int = 1, col: int = 1) -> FileResult:
-    span = Span(path, line, col, line, col + 1)
-    return FileResult(path, [rules.flag_finding(rule_id, span, None, problem=what)])
+def _input_problem(path: str, rule_id: str, what: str, line: int = 1) -> FileResult:
+    return FileResult(path, [problem(path, rule_id, what, line)])
 
 
 def _fallback(options: Options) -> ReleaseChoice:
@@ -171,7 +161,10 @@ def _config_argv(
     root = options.root.resolve()
     if not target.is_relative_to(root) or not target.is_file():
         note = rules.flag_finding(
-            "VL904", config.span, invocation.version_hint, problem=f"{config.text} is not in the repo"
+            "VL904",
+            config.span,
+            invocation.version_hint,
+            problem=f"{config.text} is not in the repo",
         )
         return [], [note]
     shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
@@ -195,7 +188,9 @@ def check_command_line(
     from .shell import Lexer
     from .textpos import FilePositions
 
-    words = [w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words]
+    words = [
+        w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words
+    ]
     span = Span(path, 1, 1, 1, 2)
     invocation = Invocation(
         path=path,

@@ -6,7 +6,7 @@ from . import catalog, versions
 
 
 def describe(flag: str, release: str) -> str:
-    """"added in 0.27.1" or "last in 0.8.5" for a flag unknown to `release`; "" if never seen."""
+    """ "added in 0.27.1" or "last in 0.8.5" for a flag unknown to `release`; "" if never seen."""
     known = catalog.known_releases()
     present = [r for r in known if catalog.catalog_for(r).resolve(flag) is not None]
     if not present:

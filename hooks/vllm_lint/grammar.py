@@ -93,9 +93,7 @@ class ArgvParser:
         spec, negated = resolved
         if spec.deprecated:
             note = spec.deprecated if isinstance(spec.deprecated, str) else ""
-            out.findings.append(
-                flag_finding("VL003", tok.span, self.release, flag=key, note=note)
-            )
+            out.findings.append(flag_finding("VL003", tok.span, self.release, flag=key, note=note))
         if spec.name == "--config":
             return self._value_flag(tokens, i, spec, has_inline, inline, out, config=True)
         if dot:
@@ -105,8 +103,14 @@ class ArgvParser:
                 value = _parse_bool(inline)
                 if value is None:
                     out.findings.append(
-                        flag_finding("VL004", tok.span, self.release, flag=key, value=inline,
-                                     expected="no value (it is a switch)")
+                        flag_finding(
+                            "VL004",
+                            tok.span,
+                            self.release,
+                            flag=key,
+                            value=inline,
+                            expected="no value (it is a switch)",
+                        )
                     )
                     return i + 1
                 self._store(spec, value != bool(negated), tok.span, out)
@@ -244,7 +248,11 @@ class ArgvParser:
     def _store(self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs) -> None:
         path = self.path_of(spec)
         current = out.settings.get(path)
-        if isinstance(value, dict) and isinstance(current, dict) and path not in out.settings.defaulted:
+        if (
+            isinstance(value, dict)
+            and isinstance(current, dict)
+            and path not in out.settings.defaulted
+        ):
             value = {**current, **value}  # dotted keys given earlier are kept
         out.settings.set(path, value, span)
 
@@ -260,7 +268,10 @@ class ArgvParser:
         if kind == "custom":
             return raw  # a parser the catalog cannot replay: never judged
         if "int" in kind or kind == "port":
-            value, expected = _parse_int(raw, human="human" in kind, auto="auto" in kind), "an integer"
+            value, expected = (
+                _parse_int(raw, human="human" in kind, auto="auto" in kind),
+                "an integer",
+            )
         elif kind == "float":
             try:
                 value = float(raw)
@@ -271,15 +282,27 @@ class ArgvParser:
             value, expected = (_BAD, "true or false") if parsed is None else (parsed, "")
         if value is _BAD:
             out.findings.append(
-                flag_finding("VL004", tok.span, self.release, flag=spec.name, value=raw,
-                             expected=expected or kind)
+                flag_finding(
+                    "VL004",
+                    tok.span,
+                    self.release,
+                    flag=spec.name,
+                    value=raw,
+                    expected=expected or kind,
+                )
             )
             return _BAD
         allowed = _allowed_values(spec)
         if allowed is not None and str(value) not in allowed and raw not in allowed:
             out.findings.append(
-                flag_finding("VL005", tok.span, self.release, flag=spec.name, value=raw,
-                             choices=", ".join(sorted(allowed)))
+                flag_finding(
+                    "VL005",
+                    tok.span,
+                    self.release,
+                    flag=spec.name,
+                    value=raw,
+                    choices=", ".join(sorted(allowed)),
+                )
             )
             return _BAD
         return value
@@ -307,8 +330,13 @@ class ArgvParser:
         close = difflib.get_close_matches(written.replace("_", "-"), names, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]}?" if close else ""
         history = flag_history.describe(written.replace("_", "-"), self.release.version)
-        return flag_finding("VL001", tok.span, self.release, flag=written,
-                            hint=hint + (f" ({history})" if history else ""))
+        return flag_finding(
+            "VL001",
+            tok.span,
+            self.release,
+            flag=written,
+            hint=hint + (f" ({history})" if history else ""),
+        )
 
     def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Finding:
         keys = list(spec.json_keys or ())

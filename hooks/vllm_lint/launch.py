@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from .model import Token
 
 # `vllm serve`, and the server module run directly (older images use it as their entrypoint).
-_SERVER_MODULES = frozenset(
-    {"vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server"}
-)
+_SERVER_MODULES = frozenset({"vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server"})
 _PYTHON = re.compile(r"(?:.*/)?python(?:3(?:\.\d+)?)?")
 _VLLM = re.compile(r"(?:.*/)?vllm")
 # Words that run the next word as the command (with their own options skipped).
@@ -54,10 +52,13 @@ def server_args(words: Sequence[Token]) -> tuple[int, dict[str, Token]] | None:
             module = words[k + 1].text
             if module in _SERVER_MODULES:
                 return k + 2, env
-            if module == "vllm.entrypoints.cli.main" and k + 2 < len(words):
-                if words[k + 2].text == "serve":
-                    return k + 3, env
+            if module == "vllm.entrypoints.cli.main" and _word_at(words, k + 2) == "serve":
+                return k + 3, env
     return None
+
+
+def _word_at(words: Sequence[Token], index: int) -> str | None:
+    return words[index].text if index < len(words) else None
 
 
 def is_server_image(image: str) -> bool:

@@ -78,7 +78,9 @@ def reference() -> str:
     for rule in all_rules:
         releases = rule.releases_text() if rule.rejects is not None else "all"
         anchor = f"{rule.id.lower()}-{rule.slug}"
-        header.append(f"| [{rule.id}](#{anchor}) | {rule.slug} | {rule.severity.label} | {releases} |")
+        header.append(
+            f"| [{rule.id}](#{anchor}) | {rule.slug} | {rule.severity.label} | {releases} |"
+        )
     return "\n".join(header) + "\n\n" + "\n".join(explain(r) for r in all_rules)
 
 

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +136,7 @@ def _meta_schema() -> dict[str, Any]:
     return json.loads((schemas_dir() / "rule-pack.schema.json").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for path in sorted((schemas_dir() / "rules").glob("*.json")):
@@ -165,7 +165,7 @@ def check_variants(rules: Iterable[Rule]) -> None:
             seen.setdefault(name, []).append(rule)
 
 
-@lru_cache(maxsize=None)
+@cache
 def by_id() -> dict[str, list[Rule]]:
     table: dict[str, list[Rule]] = {}
     for rule in builtin_rules():
@@ -225,7 +225,7 @@ def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> I
         yield ValidationError(f"comparison {spec} does not hold")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator_class() -> Any:
     from jsonschema import Draft202012Validator, validators
 
@@ -243,7 +243,7 @@ def _matches(rule: Rule, document: Mapping[str, Any]) -> bool:
     return bool(validator.is_valid(document))
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_for(release: str, extra: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
     return tuple(
         r for r in builtin_rules() + extra if r.rejects is not None and r.applies_to(release)
@@ -268,12 +268,17 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 
 def render(template: str, settings: Settings, mark_defaults: bool = True) -> str:
     """Fill `{path}` placeholders with the settings' values; defaults say so."""
+
     def value(match: re.Match[str]) -> str:
         path = match.group(1)
         if path == "release":
             return settings.release.version
         found = settings.get(path)
-        text = json.dumps(found) if isinstance(found, (dict, list, bool)) or found is None else str(found)
+        text = (
+            json.dumps(found)
+            if isinstance(found, (dict, list, bool)) or found is None
+            else str(found)
+        )
         return f"{text} (default)" if mark_defaults and path in settings.defaulted else text
 
     return _PLACEHOLDER.sub(value, template)
@@ -285,14 +290,15 @@ def _finding(rule: Rule, settings: Settings) -> Finding | None:
     if not spans:
         return None
     primary = spans[0][1]
-    related = []
+    related: list[Related] = []
     for path, span in spans[1:]:
         if span != primary and all(r.span != span for r in related):
             related.append(Related(span, f"{settings.label(path)} is set here"))
     message = render(rule.message, settings)
     vllm_error = rule.vllm_error_for(settings.release.version)
     if vllm_error:
-        message += f' (vLLM {settings.release.version}: "{render(vllm_error, settings, mark_defaults=False)}")'
+        quoted = render(vllm_error, settings, mark_defaults=False)
+        message += f' (vLLM {settings.release.version}: "{quoted}")'
     return Finding(
         rule=rule.id,
         slug=rule.slug,

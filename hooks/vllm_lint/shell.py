@@ -98,7 +98,7 @@ class Lexer:
             span = span_of(self.positions, 0, 1)
         return Token(text, span, word.opaque)
 
-    def _items(self) -> Iterator[Token | None]:  # noqa: C901 - one state machine reads best whole
+    def _items(self) -> Iterator[Token | None]:
         text, n = self.text, len(self.text)
         i = 0
         word = _WordBuilder()
@@ -169,8 +169,7 @@ class Lexer:
                 continue
             if ch == "$" or ch == "`":
                 i, extra = self._expansion(i, word, quoted=False)
-                for token in extra:
-                    yield token
+                yield from extra
                 continue
             word.add(ch, i)
             i += 1
@@ -194,7 +193,7 @@ class Lexer:
         return i + 1
 
     def _expansion(self, i: int, word: _WordBuilder, quoted: bool) -> tuple[int, list[Token]]:
-        """Expand `$…` or a backtick at i; returns the next index and words completed by splitting."""
+        """Expand `$…` or a backtick at i: the next index, and words completed by splitting."""
         text = self.text
         start = i
         name: str | None = None
@@ -203,7 +202,9 @@ class Lexer:
             close = text.find("`", i + 1)
             end = len(text) if close < 0 else close + 1
         elif text.startswith("$(", i):
-            inner = _NAME.fullmatch(text[i + 2 : text.find(")", i + 2)]) if ")" in text[i:] else None
+            inner = (
+                _NAME.fullmatch(text[i + 2 : text.find(")", i + 2)]) if ")" in text[i:] else None
+            )
             if inner and inner.group(0) in self.kube_vars:
                 # kubelet substitutes $(VAR) from the container env before any shell runs
                 end = i + 3 + len(inner.group(0))

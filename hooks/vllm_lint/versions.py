@@ -57,7 +57,9 @@ def from_image(image: str) -> ReleaseChoice | None:
         return None
     if tag in ("", "latest"):
         newest = newest_known()
-        return ReleaseChoice(newest, f"image {image} is 'latest': assumed the newest known {newest}")
+        return ReleaseChoice(
+            newest, f"image {image} is 'latest': assumed the newest known {newest}"
+        )
     match = _IMAGE_TAG.match(tag)
     if not match:
         return None

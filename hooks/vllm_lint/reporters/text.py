@@ -42,14 +42,21 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
         lines = _lines(span.path)
         if 0 < span.line <= len(lines):
             source = _printable(lines[span.line - 1])
-            width = span.end_col - span.col if span.end_line == span.line else len(source) - span.col + 1
+            width = (
+                span.end_col - span.col
+                if span.end_line == span.line
+                else len(source) - span.col + 1
+            )
             out.write(f"  {span.line:>5} | {source}\n")
             out.write(f"        | {' ' * (span.col - 1)}{'^' * max(1, width)}\n")
         for related in finding.related:
             where = related.span
-            out.write(f"        = related: {_printable(where.path)}:{where.line}:{where.col}: {related.note}\n")
+            place = f"{_printable(where.path)}:{where.line}:{where.col}"
+            out.write(f"        = related: {place}: {related.note}\n")
         if finding.release is not None:
-            out.write(f"        = vLLM {finding.release.version}: {_printable(finding.release.reason)}\n")
+            out.write(
+                f"        = vLLM {finding.release.version}: {_printable(finding.release.reason)}\n"
+            )
         if finding.fix:
             out.write(f"        = fix: {_printable(finding.fix)}\n")
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}

@@ -32,7 +32,7 @@ class Word:
 
 
 def kube_substitute(word: Word, env: Mapping[str, Token]) -> Word:
-    """kubelet's `$(VAR)` expansion from literal env values; an unknown one makes the word opaque."""
+    """kubelet's `$(VAR)` expansion from literal env values; an unknown one makes it opaque."""
     text = word.token.text
     if "$(" not in text:
         return word
@@ -104,9 +104,7 @@ def _script_invocations(
         found = server_args(command.words)
         if found is not None:
             start, prefix_env = found
-            yield _invocation(
-                yf, command.words[start:], {**env, **prefix_env}, image, hint, origin
-            )
+            yield _invocation(yf, command.words[start:], {**env, **prefix_env}, image, hint, origin)
 
 
 def _version_hint(image: Token | None) -> ReleaseChoice | None:

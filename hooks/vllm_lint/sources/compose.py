@@ -59,7 +59,9 @@ def _environment(yf: YamlFile, node: Any) -> dict[str, Token]:
     if is_mapping(node):
         for name, _key, value in items(node):
             text = text_of(value)
-            env[name] = token(yf, value) if text is not None else Token("", token(yf, _key).span, True)
+            env[name] = (
+                token(yf, value) if text is not None else Token("", token(yf, _key).span, True)
+            )
     elif is_sequence(node):
         for item in node.value:
             text = text_of(item)

@@ -83,4 +83,3 @@ def _container(yf: YamlFile, container: Any, owner: str) -> Iterator[Invocation]
         entrypoint_given=command is not None,
         kube_vars=kube_vars,
     )
-

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..catalog import Catalog
 from ..model import Invocation, Token
-from ..yamlsrc import YamlFile, YamlError, is_mapping, is_sequence, items, span, to_python, token
+from ..yamlsrc import YamlError, YamlFile, is_mapping, is_sequence, items, span, to_python, token
 
 # A standalone file is taken for a vLLM config when most of its keys are flags of the release.
 _MIN_KEYS = 2
