@@ -269,7 +269,7 @@ class ArgvParser:
             return raw  # a parser the catalog cannot replay: never judged
         if "int" in kind or kind == "port":
             value, expected = (
-                _parse_int(raw, human="human" in kind, auto="auto" in kind),
+                _parse_int(raw, human=kind in ("human_int", "int_or_auto"), auto="auto" in kind),
                 "an integer",
             )
         elif kind == "float":
