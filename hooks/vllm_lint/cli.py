@@ -10,8 +10,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .config import Config
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -41,8 +45,26 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--fail-on",
         choices=FAIL_LEVELS,
-        default="warning",
-        help="lowest severity that makes the exit code 1 (default: warning)",
+        default=None,
+        help="lowest severity that makes the exit code 1 (default: warning, or the config's)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="configuration file (default: .vllm-lint.yaml or [tool.vllm-lint] in "
+        "pyproject.toml, found upward from the first path)",
+    )
+    parser.add_argument(
+        "--select",
+        metavar="IDS",
+        type=_id_list,
+        help="only these rules: comma-separated ids, id prefixes (VL1) or slugs",
+    )
+    parser.add_argument(
+        "--ignore",
+        metavar="IDS",
+        type=_id_list,
+        help="never report these rules (added to the config's ignore list)",
     )
     parser.add_argument(
         "--show-invocations",
@@ -52,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--version", action="version", version=f"vllm-lint {__version__}")
     return parser
+
+
+def _id_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,10 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _lint(ns: argparse.Namespace) -> int:
     from . import versions
     from .collect import expand
-    from .engine import Options, lint_paths
+    from .engine import Options, lint_paths, reported
     from .model import Severity
     from .reporters import REPORTERS, ReportContext
 
+    config = _configuration(ns)
     if ns.vllm_version:
         try:
             versions.normalize(ns.vllm_version)
@@ -94,14 +121,20 @@ def _lint(ns: argparse.Namespace) -> int:
     for path in ns.paths:
         if not os.path.lexists(path):
             raise UsageError(f"{path}: no such file or folder")
-    options = Options(vllm_version=ns.vllm_version, root=Path.cwd())
+    options = Options(
+        vllm_version=ns.vllm_version,
+        default_version=config.vllm_version,
+        root=Path.cwd(),
+        config=config,
+        **({"max_bytes": config.max_file_size} if config.max_file_size else {}),
+    )
     results = lint_paths(expand(ns.paths, options.root), options)
     if ns.show_invocations:
         from .invocations_view import show
 
         show(results, options, sys.stdout)
         return EXIT_CLEAN
-    findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
+    findings = reported(results, options)
     color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty())
     context = ReportContext(
         files_checked=len(results),
@@ -109,10 +142,36 @@ def _lint(ns: argparse.Namespace) -> int:
         color=color,
     )
     REPORTERS[ns.format](findings, sys.stdout, context)
-    if ns.fail_on == "never":
+    fail_on = ns.fail_on or config.fail_on or "warning"
+    if fail_on == "never":
         return EXIT_CLEAN
-    level = Severity.parse(ns.fail_on)
+    level = Severity.parse(fail_on)
     return EXIT_FINDINGS if any(f.severity >= level for f in findings) else EXIT_CLEAN
+
+
+def _configuration(ns: argparse.Namespace) -> Config:
+    """The project's configuration with the command line's overrides; rule packs loaded."""
+    from dataclasses import replace
+
+    from . import rules, versions
+    from .config import ConfigError, discover
+
+    try:
+        config = discover(ns.paths, ns.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if ns.select is not None:
+        config = replace(config, select=ns.select)
+    if ns.ignore:
+        config = replace(config, ignore=config.ignore + ns.ignore)
+    try:
+        packs = [rule for path in config.extra_rules for rule in rules.load_rule_file(path)]
+        rules.use_extra_rules(packs)
+    except rules.RuleFileError as exc:
+        raise UsageError(str(exc)) from None
+    if config.vllm_version and not versions.is_supported(config.vllm_version):
+        raise UsageError(f"{config.path}: vllm-version {config.vllm_version}: unknown release")
+    return config
 
 
 def _known_series() -> list[str]:

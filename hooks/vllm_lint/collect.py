@@ -25,7 +25,7 @@ def expand(paths: Iterable[str], root: Path) -> Iterator[str]:
             found = sorted(f for f in _tracked(path, root) if kind_of(f) is not Kind.SKIP)
         else:
             found = [given]
-        for name in found:
+        for name in (os.path.normpath(n) for n in found):
             if name not in seen:
                 seen.add(name)
                 yield name

@@ -17,6 +17,7 @@ from .versions import key
 # KimiK31ForConditionalGeneration). vLLM reads the architecture from config.json; the linter
 # only has the model name, so it goes by the names these architectures are published under.
 _KDA_MODEL = re.compile(r"kimi[-_.]?(linear|k3)", re.IGNORECASE)
+_PINNED_IMAGE = re.compile(r":v?\d+\.\d+\.\d+[^/]*$|@sha256:[0-9a-f]{64}$")
 # The spec methods whose drafts Model Runner V2 cannot run, per release
 # (VllmConfig._get_v2_model_runner_unsupported_features: 0.30 vllm.py:2815 … 0.33 :3053).
 _V1_ONLY_SPEC = {
@@ -126,6 +127,12 @@ def derive(settings: Settings) -> None:
             "env.VLLM_USE_V2_MODEL_RUNNER",
             defaulted="env.VLLM_USE_V2_MODEL_RUNNER" not in spans,
         )
+
+    # The image a container or service runs, and whether its tag names a release
+    # (for organisation policies in rule packs: "pin the vLLM image").
+    image = settings.get("image")
+    if isinstance(image, str):
+        put("image_pinned", bool(_PINNED_IMAGE.search(image)), "image")
 
     settings.document["derived"] = derived
     settings.labels.update(labels)

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import catalog, rules, sniff, versions, yamlsrc
+from . import catalog, rules, sniff, suppress, versions, yamlsrc
+from .config import Config
 from .derive import derive
 from .extract import extract, problem
 from .grammar import ArgvParser
@@ -22,18 +23,37 @@ class Options:
     default_version: str | None = None  # used when a file pins none
     root: Path = field(default_factory=Path.cwd)  # nothing outside is read
     max_bytes: int = DEFAULT_MAX_BYTES
+    config: Config = field(default_factory=Config)  # selection, per-path ignores, excludes
 
 
 def lint_paths(paths: Iterable[str], options: Options) -> list[FileResult]:
     """Lint files in order; a config file that a linted launch line names is checked there,
     with that launch's release and flags, not a second time on its own."""
-    results = [lint_file(path, options) for path in paths]
+    results = [lint_file(path, options) for path in paths if not options.config.excludes(path)]
     named = {str(Path(p).resolve()) for r in results for p in r.configs_named}
     for result in results:
         if str(Path(result.path).resolve()) in named and result.standalone_config:
             result.findings.clear()
             result.invocations.clear()
     return results
+
+
+def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
+    """The findings to report, sorted: inline suppressions applied, then the configuration's
+    select / ignore / per-path ignores."""
+    results = list(results)
+    findings = [f for r in results for f in r.findings]
+    findings = suppress.apply(findings, _read_text, [r.path for r in results])
+    selected = (f for f in findings if options.config.selects(f.rule, f.slug, f.span.path))
+    return sorted(selected, key=lambda f: f.sort_key())
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(DEFAULT_MAX_BYTES)
+    except OSError:
+        return None
 
 
 def lint_file(path: str, options: Options) -> FileResult:
@@ -110,6 +130,8 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
         findings += problems
         findings += parser.parse(config_argv, into=settings).findings
     findings += parser.parse(invocation.argv, into=settings).findings
+    if invocation.image is not None and not invocation.image.opaque:
+        settings.set("image", invocation.image.text, invocation.image.span)
     for name, token in invocation.env.items():
         settings.set(f"env.{name}", token.text, token.span)
         if token.opaque:

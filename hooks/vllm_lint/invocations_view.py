@@ -24,7 +24,7 @@ def show(results: Sequence[FileResult], options: Options, out: TextIO) -> None:
             explicit = {
                 path: settings.get(path)
                 for path in sorted(settings.spans)
-                if not path.startswith("env.") and "." not in path
+                if not path.startswith("env.") and "." not in path and path != "image"
             }
             for path, value in explicit.items():
                 out.write(f"  --{path.replace('_', '-')} {json.dumps(value)}\n")

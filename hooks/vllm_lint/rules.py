@@ -45,6 +45,7 @@ class Rule:
     assumes: str = ""
     examples: Mapping[str, Any] = field(default_factory=dict)
     origin: str = ""  # the file the rule was read from
+    url: str = ""  # documentation of a rule from a project's own pack
 
     def applies_to(self, release: str) -> bool:
         if self.since is not None and versions.key(release) < versions.key(self.since):
@@ -61,6 +62,8 @@ class Rule:
 
     @property
     def help_uri(self) -> str:
+        if self.url:
+            return self.url
         return f"{DOCS_URL}#{self.id.lower()}-{self.slug}"
 
     def releases_text(self) -> str:
@@ -90,6 +93,7 @@ def _rule_from(entry: Mapping[str, Any], origin: str) -> Rule:
         assumes=entry.get("assumes", ""),
         examples=entry.get("examples", {}),
         origin=origin,
+        url=entry.get("url", ""),
     )
 
 
@@ -244,16 +248,40 @@ def _matches(rule: Rule, document: Mapping[str, Any]) -> bool:
 
 
 @cache
-def rules_for(release: str, extra: tuple[Rule, ...] = ()) -> tuple[Rule, ...]:
-    return tuple(
-        r for r in builtin_rules() + extra if r.rejects is not None and r.applies_to(release)
-    )
+def rules_for(release: str) -> tuple[Rule, ...]:
+    """The built-in schema rules that hold for a release (computed once per release)."""
+    return tuple(r for r in builtin_rules() if r.rejects is not None and r.applies_to(release))
 
 
-def evaluate(settings: Settings, extra: tuple[Rule, ...] = ()) -> list[Finding]:
+_extra_rules: list[Rule] = []
+
+
+def use_extra_rules(extra: Iterable[Rule]) -> None:
+    """Use a project's rule packs (replacing any used before): evaluated, listed and
+    looked up like the built-in rules."""
+    added = list(extra)
+    check_variants([*builtin_rules(), *added])
+    _extra_rules[:] = added
+
+
+def extra_rules() -> tuple[Rule, ...]:
+    return tuple(_extra_rules)
+
+
+def lookup(rule_id: str) -> Rule | None:
+    """A rule (built-in or from a pack) by id or slug."""
+    for rule in builtin_rules() + extra_rules():
+        if rule_id in (rule.id, rule.slug):
+            return rule
+    return None
+
+
+def evaluate(settings: Settings) -> list[Finding]:
     """Every rule of the release that the settings violate, as findings."""
     findings = []
-    for rule in rules_for(settings.release.version, extra):
+    release = settings.release.version
+    extra = [r for r in _extra_rules if r.rejects is not None and r.applies_to(release)]
+    for rule in (*rules_for(release), *extra):
         if any(settings.has(p) and p in settings.opaque for p in rule.flags):
             continue  # never judge a value the linter could not read
         if _matches(rule, settings.document):

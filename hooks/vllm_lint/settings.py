@@ -30,6 +30,8 @@ class Settings:
             return self.labels[path]
         if path.startswith("env."):
             return path[4:]
+        if path in ("image", "model"):
+            return f"the {path}"
         return "--" + path.split(".")[0].replace("_", "-")
 
     def get(self, path: str) -> Any:
