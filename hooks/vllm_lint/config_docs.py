@@ -1,0 +1,85 @@
+"""docs/configuration.md, generated from schemas/config.schema.json (a test keeps it fresh):
+`python -m vllm_lint.config_docs > docs/configuration.md`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .config import schema
+
+HEADER = """# Configuration reference
+
+Generated from [`schemas/config.schema.json`](../schemas/config.schema.json) by
+`python -m vllm_lint.config_docs > docs/configuration.md`; do not edit by hand.
+
+vllm-lint reads `.vllm-lint.yaml` (or `.vllm-lint.yml`), else the `[tool.vllm-lint]` table of
+`pyproject.toml`, from the first folder upward from the first linted path that has one (stopping
+at the repository root). `--config FILE` names one explicitly. Unknown keys and bad values are a
+usage error (exit 2) naming the file and the key. Command-line options win: `--vllm-version`,
+`--fail-on`, `--select` (replaces `select`), `--ignore` (adds to `ignore`).
+
+```yaml
+# .vllm-lint.yaml
+vllm-version: 0.33.0          # for files whose image names no release
+ignore: [VL008]               # ids, id prefixes (VL1) or slugs
+per-path-ignores:
+  "legacy/**": [replayssm-no-spec-decode]
+exclude: ["vendor/**"]
+fail-on: error
+extra-rules: [policies/org.json]
+```
+
+```toml
+# pyproject.toml
+[tool.vllm-lint]
+vllm-version = "0.33.0"
+ignore = ["VL008"]
+```
+
+| key | type | default | meaning |
+|---|---|---|---|
+"""
+
+FOOTER = """
+## Inline suppressions
+
+A comment `# vllm-lint: ignore[ID-or-slug, …] reason` silences the listed rules on its own line
+and on the line below it, in YAML files and in shell scripts (also inside `sh -c` blocks).
+A bare `# vllm-lint: ignore reason` silences every rule there. A suppression without a reason is
+reported as VL950 (warning); one that silences nothing as VL951 (info).
+
+## Rule packs
+
+`extra-rules` lists JSON files of rules in the same form as the built-in ones
+(`schemas/rules/*.json`), validated by the same meta-schema
+([`schemas/rule-pack.schema.json`](../schemas/rule-pack.schema.json)); a broken pack is a usage
+error naming the file and the JSON pointer. Their findings appear in every output format like
+built-in ones. Three organisation policies ship as examples in
+[`examples/rule-packs/`](../examples/rule-packs): forbid `--trust-remote-code`, require
+`--max-model-len`, require a release tag on vLLM images. Try them:
+`vllm-lint --config examples/rule-packs/vllm-lint.yaml examples/`.
+"""
+
+
+def _type(spec: dict[str, object]) -> str:
+    if "enum" in spec:
+        return " \\| ".join(f"`{v}`" for v in spec["enum"])  # type: ignore[attr-defined]
+    kind = spec.get("type", "")
+    if kind == "array":
+        return "list of strings"
+    if kind == "object":
+        return "map of glob → list"
+    return str(kind)
+
+
+def reference() -> str:
+    rows = []
+    for key, spec in schema()["properties"].items():
+        default = json.dumps(spec["default"]) if "default" in spec else "—"
+        rows.append(f"| `{key}` | {_type(spec)} | {default} | {spec['description']} |")
+    return HEADER + "\n".join(rows) + "\n" + FOOTER
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.stdout.write(reference())
