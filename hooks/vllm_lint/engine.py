@@ -43,7 +43,8 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
     select / ignore / per-path ignores."""
     results = list(results)
     findings = [f for r in results for f in r.findings]
-    findings = suppress.apply(findings, _read_text, [r.path for r in results])
+    scanned = {r.path: r.suppressions for r in results}
+    findings = suppress.apply(findings, scanned, _read_text)
     selected = (f for f in findings if options.config.selects(f.rule, f.slug, f.span.path))
     return sorted(selected, key=lambda f: f.sort_key())
 
@@ -75,6 +76,8 @@ def lint_file(path: str, options: Options) -> FileResult:
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
     result = FileResult(path)
+    if b"vllm-lint" in data:
+        result.suppressions = suppress.scan(path, data.decode("utf-8", errors="replace"))
     if not sniff.worth_parsing(data):
         return result
     if sniff.is_binary(data):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 
 class Severity(IntEnum):
@@ -103,3 +104,4 @@ class FileResult:
     invocations: list[Invocation] = field(default_factory=list)
     standalone_config: bool = False  # the file is a vLLM config on its own
     configs_named: list[str] = field(default_factory=list)  # `--config` files its launches name
+    suppressions: list[Any] = field(default_factory=list)  # inline `# vllm-lint: ignore[…]`

@@ -9,7 +9,7 @@ reported at info level (VL951), as ruff's RUF100 does.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import Finding, Span
@@ -51,18 +51,21 @@ def scan(path: str, text: str) -> list[Suppression]:
 
 
 def apply(
-    findings: Sequence[Finding], read: Callable[[str], str | None], paths: Sequence[str]
+    findings: Sequence[Finding],
+    scanned: Mapping[str, Sequence[Suppression]],
+    read: Callable[[str], str | None],
 ) -> list[Finding]:
     """Drop suppressed findings; add findings about the suppressions themselves.
 
-    `paths` are the files whose comments are honoured (those linted, and files a finding
-    points into); `read` returns a file's text, or None when it cannot be read.
+    `scanned` holds the suppressions of the linted files (found while they were read); a
+    finding that points into another file (a `--config` file) has that file read with `read`.
     """
-    suppressions: list[Suppression] = []
-    for path in dict.fromkeys([*paths, *(f.span.path for f in findings)]):
-        text = read(path)
-        if text is not None and "vllm-lint" in text:
-            suppressions.extend(scan(path, text))
+    suppressions: list[Suppression] = [s for found in scanned.values() for s in found]
+    for path in dict.fromkeys(f.span.path for f in findings):
+        if path not in scanned:
+            text = read(path)
+            if text is not None and "vllm-lint" in text:
+                suppressions.extend(scan(path, text))
     if not suppressions:
         return list(findings)
     kept = []
