@@ -51,6 +51,9 @@ def _git_files(folder: Path) -> list[str] | None:
         proc = subprocess.run(
             [
                 "git",
+                # a linted repo's own git config must not make git run anything
+                "-c",
+                "core.fsmonitor=false",
                 "-C",
                 str(folder),
                 "ls-files",

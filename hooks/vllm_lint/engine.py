@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +51,10 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
     return sorted(selected, key=lambda f: f.sort_key())
 
 
+def _inside(target: Path, root: Path) -> bool:
+    return target.is_relative_to(root.resolve())
+
+
 def _read_text(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -60,6 +66,8 @@ def _read_text(path: str) -> str | None:
 def lint_file(path: str, options: Options) -> FileResult:
     if sniff.kind_of(path) is sniff.Kind.SKIP:
         return FileResult(path)
+    if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
+        return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
     try:
         with open(path, "rb") as handle:
             data = handle.read(options.max_bytes + 1)
@@ -76,6 +84,11 @@ def lint_file(path: str, options: Options) -> FileResult:
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
     result = FileResult(path)
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):  # UTF-16/32: look at it as UTF-8
+        try:
+            data = _decode(data).encode("utf-8")
+        except UnicodeDecodeError:
+            return _input_problem(path, "VL902", "invalid UTF-16/32 text; not checked")
     if b"vllm-lint" in data:
         result.suppressions = suppress.scan(path, data.decode("utf-8", errors="replace"))
     if not sniff.worth_parsing(data):
@@ -83,10 +96,12 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
     if sniff.is_binary(data):
         return _input_problem(path, "VL902", "binary data (NUL bytes); not checked")
     try:
-        text = data.decode("utf-8")
+        text = _decode(data)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        return _input_problem(path, "VL902", "not valid UTF-8; not checked", line)
+        return _input_problem(
+            path, "VL902", f"not valid UTF-8 (byte {exc.start}); not checked", line
+        )
     extracted = extract(
         path, text, sniff.kind_of(path), catalog.catalog_for(_supported(_fallback(options).version))
     )
@@ -99,6 +114,19 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         if config is not None and not config.opaque:
             result.configs_named.append(str(Path(invocation.base_dir) / config.text))
     return result
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (a BOM is dropped), or UTF-16/32 when a BOM says so, as YAML allows."""
+    for bom, codec in (
+        (codecs.BOM_UTF32_LE, "utf-32"),
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if data.startswith(bom):
+            return data.decode(codec)
+    return data.decode("utf-8-sig")
 
 
 def _input_problem(path: str, rule_id: str, what: str, line: int = 1) -> FileResult:

@@ -29,16 +29,30 @@ def extract(path: str, text: str, kind: Kind, config_catalog: Catalog) -> Extrac
     return Extracted()
 
 
+def _duplicate_keys(yf: yamlsrc.YamlFile) -> list[Finding]:
+    """Repeated keys in a file that launches vLLM: one of the two values is silently lost."""
+    notes = []
+    for document in yf.documents:
+        for key, first, again in yamlsrc.duplicate_keys(document):
+            span = yamlsrc.span(yf, again)
+            notes.append(
+                rules.flag_finding("VL920", span, None, key=key, first=first.start_mark.line + 1)
+            )
+    return notes
+
+
 def _yaml(path: str, text: str, config_catalog: Catalog) -> Extracted:
     from .sources import compose, kubernetes, vllm_config
 
     try:
         yf = yamlsrc.load(path, text)
         found = list(kubernetes.find(yf)) + list(compose.find(yf))
-        if found:
-            return Extracted(found)
-        found = list(vllm_config.find(yf, config_catalog))
-        return Extracted(found, standalone_config=bool(found))
+        standalone = False
+        if not found:
+            found = list(vllm_config.find(yf, config_catalog))
+            standalone = bool(found)
+        notes = _duplicate_keys(yf) if found else []
+        return Extracted(found, notes, standalone_config=standalone)
     except yamlsrc.YamlError as exc:
         if "{{" in text:
             return Extracted(

@@ -51,7 +51,9 @@ def load(path: str, text: str) -> YamlFile:
             line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
             problem = (exc.problem or exc.context or "invalid YAML").strip()
             raise YamlError(problem, line, col) from None
-        except (YAMLError, ValueError, RecursionError) as exc:
+        except RecursionError:
+            raise YamlError("nested too deeply to read", 1, 1) from None
+        except (YAMLError, ValueError) as exc:
             message = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
             raise YamlError(message, 1, 1) from None
     return YamlFile(path, text, FilePositions(path, text), documents)
@@ -131,6 +133,21 @@ def token(yf: YamlFile, node: Any) -> Token:
     return Token(value, span(yf, node))
 
 
+def duplicate_keys(document: Any) -> Iterator[tuple[str, Any, Any]]:
+    """(key, first key node, repeated key node) for every mapping that repeats a key."""
+    for node in walk(document):
+        if not is_mapping(node):
+            continue
+        first: dict[str, Any] = {}
+        for key, _value in node.value:
+            if not is_scalar(key) or key.tag == MERGE_TAG:
+                continue
+            if key.value in first:
+                yield key.value, first[key.value], key
+            else:
+                first[key.value] = key
+
+
 def walk(node: Any, budget: list[int] | None = None) -> Iterator[Any]:
     """Every node below `node` (pre-order), at most MAX_NODES of them, aliases visited once."""
     budget = budget if budget is not None else [MAX_NODES]
@@ -154,16 +171,22 @@ _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 
 
-def to_python(node: Any, budget: list[int] | None = None) -> Any:
+MAX_DEPTH = 200
+
+
+def to_python(node: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
     """Plain Python data from a node (YAML 1.2 core scalars), bounded like `walk`."""
     budget = budget if budget is not None else [MAX_NODES]
     budget[0] -= 1
     if budget[0] < 0:
         raise YamlError("document too large (alias expansion limit reached)", 1, 1)
+    if depth > MAX_DEPTH:
+        line = node.start_mark.line + 1
+        raise YamlError(f"nested more than {MAX_DEPTH} levels deep", line, 1)
     if is_mapping(node):
-        return {key: to_python(value, budget) for key, _k, value in items(node)}
+        return {key: to_python(value, budget, depth + 1) for key, _k, value in items(node)}
     if is_sequence(node):
-        return [to_python(item, budget) for item in node.value]
+        return [to_python(item, budget, depth + 1) for item in node.value]
     value = node.value
     if node.tag == NULL_TAG:
         return None
