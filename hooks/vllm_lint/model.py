@@ -71,6 +71,7 @@ class Invocation:
     version_hint: ReleaseChoice | None = None
     base_dir: str = "."  # folder that relative `--config` paths are resolved from
     partial: bool = False  # some words were opaque (templated or unknown variables)
+    anchor: Span | None = None  # where the launch is written (`vllm serve`, a values entry…)
 
 
 @dataclass(frozen=True)
