@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .derive_launch import derive_launch
 from .settings import Settings
 from .versions import key
 
@@ -41,6 +42,7 @@ _V2_SPEC_029 = {"eagle", "eagle3", "mtp", "dflash", "dspark", "extract_hidden_st
 def derive(settings: Settings) -> None:
     release = key(settings.release.version)
     derived: dict[str, Any] = {}
+    settings.document["derived"] = derived  # readable while it is filled
     spans = settings.spans
     labels: dict[str, str] = {}
 
@@ -50,7 +52,7 @@ def derive(settings: Settings) -> None:
         for source in sources:
             if source in spans and source not in settings.defaulted:
                 spans[path] = spans[source]
-                labels[path] = "--" + source.split(".")[0].replace("_", "-")
+                labels[path] = settings.label(source)
                 break
         if defaulted:
             settings.defaulted.add(path)
@@ -133,6 +135,8 @@ def derive(settings: Settings) -> None:
     image = settings.get("image")
     if isinstance(image, str):
         put("image_pinned", bool(_PINNED_IMAGE.search(image)), "image")
+
+    derive_launch(settings, release, put)
 
     settings.document["derived"] = derived
     settings.labels.update(labels)
