@@ -1,8 +1,8 @@
 """From a list of argv words (a container's command + args, a compose command) to invocations.
 
 Shared by every YAML source: the words either launch the server directly, or hand a
-script to a shell (`sh -c "…"`) whose commands are lexed, or are bare arguments to an
-image whose entrypoint is the server.
+script to a shell (`sh -c "…"`, the words after the script being `$0` and `$@`) whose
+commands are lexed, or are bare arguments to an image whose entrypoint is the server.
 """
 
 from __future__ import annotations
@@ -10,16 +10,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from ..launch import is_server_image, mentions_server, server_args
+from ..launch import is_server_image, mentions_server
 from ..model import Invocation, ReleaseChoice, Token
-from ..shell import Lexer
-from ..versions import from_image
+from ..shell import ArrayValue, Value, VarValue
+from ..textpos import Positions, align_scalar
 from ..yamlsrc import YamlFile, scalar_positions
+from .script import (
+    SHELL_C,
+    SHELLS,
+    Launch,
+    ScriptContext,
+    anchor_of,
+    launches_in,
+    launches_of,
+    opaque_templates,
+    release_hint,
+)
+from .script import invocation as make_invocation
 
-_SHELLS = re.compile(r"(?:.*/)?(?:ba|da|z|k)?sh")
-_SHELL_C = re.compile(r"-[a-z]*c[a-z]*")  # -c, -lc, -ec …
 _KUBE_VAR = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
@@ -59,77 +70,109 @@ def invocations(
     entrypoint_given: bool,
     kube_vars: Mapping[str, str] | None = None,
 ) -> Iterator[Invocation]:
-    hint = _version_hint(image)
+    hint = release_hint(image)
     tokens = [w.token for w in words]
-    found = server_args(tokens)
-    if found is not None:
-        start, prefix_env = found
-        yield _invocation(yf, tokens[start:], {**env, **prefix_env}, image, hint, origin)
+    base = str(Path(yf.path).parent)
+    from ..shell import Command
+
+    direct = list(launches_of(Command(tuple(tokens)), yf.path, depth=99)) if tokens else []
+    if direct and direct[0].image is None:
+        launch = direct[0]
+        env_all = {**env, **launch.env}
+        yield _finish(
+            make_invocation(yf.path, _with_env(launch, env_all), origin, base, image, hint)
+        )
         return
     for k in range(1, len(words)):
-        if _SHELL_C.fullmatch(words[k - 1].token.text) and _is_shell_call(tokens[: k - 1]):
+        if SHELL_C.fullmatch(words[k - 1].token.text) and _is_shell_call(tokens[: k - 1]):
             script = words[k]
-            if script.node is not None and mentions_server(script.token.text):
-                yield from _script_invocations(yf, script, env, image, hint, origin, kube_vars)
+            # kubelet's `$(VAR)` is left to the lexer, which knows the literal ones
+            text = str(script.node.value) if script.node is not None else script.token.text
+            if mentions_server(text) and (script.node is not None or not script.token.opaque):
+                context = _context(yf, env, kube_vars, words[k + 1 :])
+                for launch in launches_in(text, _positions(yf, script), context):
+                    yield _finish(
+                        make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env)
+                    )
             return
     if not entrypoint_given and image is not None and is_server_image(image.text):
-        yield _invocation(yf, tokens, env, image, hint, origin)
+        launch = Launch(tuple(tokens), dict(env), anchor_of(tokens[:1] or [image]))
+        yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
+
+
+def script_invocations(
+    yf: YamlFile,
+    node: Any,
+    env: Mapping[str, Token],
+    image: Token | None,
+    hint: ReleaseChoice | None,
+    origin: str,
+    variables: Mapping[str, VarValue] | None = None,
+) -> Iterator[Invocation]:
+    """The launches of a script held in one YAML scalar (a `run: |` block, a ConfigMap file)."""
+    text = str(node.value)
+    if not mentions_server(text) and "docker" not in text:
+        return
+    context = _context(yf, dict(env), None, [])
+    context.variables.update(variables or {})
+    base = str(Path(yf.path).parent)
+    for launch in launches_in(text, scalar_positions(yf, node), context):
+        yield _finish(make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env))
+
+
+def located(yf: YamlFile, tok: Token) -> Value:
+    """The value of a scalar token with the place of each of its characters."""
+    offset = yf.positions.offset(tok.span.line - 1, tok.span.col - 1)
+    block = yf.text[offset : offset + 1] in ("|", ">")
+    positions = align_scalar(tok.text, yf.text, offset, yf.positions, block)
+    return Value(tok.text, tuple(positions.at(k) for k in range(len(tok.text))))
+
+
+def _context(
+    yf: YamlFile,
+    env: Mapping[str, Token],
+    kube_vars: Mapping[str, str] | None,
+    after_script: Sequence[Word],
+) -> ScriptContext:
+    variables: dict[str, VarValue] = {
+        name: None if tok.opaque else located(yf, tok) for name, tok in env.items()
+    }
+    if after_script:  # `sh -c SCRIPT $0 $1 …`
+        first = after_script[0].token
+        variables["0"] = None if first.opaque else first.text
+        variables["@"] = ArrayValue(tuple(w.token for w in after_script[1:]))
+    exported = {name: tok for name, tok in env.items()}
+    return ScriptContext(variables, dict(kube_vars or {}), exported)
+
+
+def _positions(yf: YamlFile, script: Word) -> Positions:
+    if script.node is not None:
+        return scalar_positions(yf, script.node)
+    # a word lexed out of a string command: find its characters in the file
+    return located_positions(yf, script.token)
+
+
+def located_positions(yf: YamlFile, tok: Token) -> Positions:
+    offset = yf.positions.offset(tok.span.line - 1, tok.span.col - 1)
+    return align_scalar(tok.text, yf.text, offset, yf.positions, False)
+
+
+def _with_env(launch: Launch, env: dict[str, Token]) -> Launch:
+    return Launch(launch.argv, env, launch.anchor, launch.image, launch.conditional)
+
+
+def _finish(inv: Invocation) -> Invocation:
+    return opaque_templates(inv)
 
 
 def _is_shell_call(before: Sequence[Token]) -> bool:
     """`sh -c`, `/bin/bash -lc`…: the words before `-c` are a shell and its options."""
     if not before:  # args handed to an image whose entrypoint is a shell
         return True
-    return bool(_SHELLS.fullmatch(before[0].text)) and all(
+    return bool(SHELLS.fullmatch(before[0].text)) and all(
         t.text.startswith("-") for t in before[1:]
     )
 
 
-def _script_invocations(
-    yf: YamlFile,
-    script: Word,
-    env: dict[str, Token],
-    image: Token | None,
-    hint: ReleaseChoice | None,
-    origin: str,
-    kube_vars: Mapping[str, str] | None,
-) -> Iterator[Invocation]:
-    variables: dict[str, str | None] = {
-        name: None if tok.opaque else tok.text for name, tok in env.items()
-    }
-    lexer = Lexer(
-        str(script.node.value), scalar_positions(yf, script.node), variables, kube_vars or {}
-    )
-    for command in lexer.commands():
-        found = server_args(command.words)
-        if found is not None:
-            start, prefix_env = found
-            yield _invocation(yf, command.words[start:], {**env, **prefix_env}, image, hint, origin)
-
-
 def _version_hint(image: Token | None) -> ReleaseChoice | None:
-    if image is None or image.opaque:
-        return None
-    return from_image(image.text) if is_server_image(image.text) else None
-
-
-def _invocation(
-    yf: YamlFile,
-    argv: Sequence[Token],
-    env: dict[str, Token],
-    image: Token | None,
-    hint: ReleaseChoice | None,
-    origin: str,
-) -> Invocation:
-    from pathlib import Path
-
-    return Invocation(
-        path=yf.path,
-        argv=tuple(argv),
-        env=dict(env),
-        origin=origin,
-        image=image,
-        version_hint=hint,
-        base_dir=str(Path(yf.path).parent),
-        partial=any(t.opaque for t in argv),
-    )
+    return release_hint(image)
