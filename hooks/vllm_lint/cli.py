@@ -16,6 +16,8 @@ from . import __version__
 
 if TYPE_CHECKING:
     from .config import Config
+    from .model import Finding
+    from .reporters import ReportContext
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -72,6 +74,22 @@ def _parser() -> argparse.ArgumentParser:
         help="print every vLLM invocation found (file, line, release, flags) instead of findings",
     )
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument(
+        "--sarif-file", metavar="PATH", help="also write the findings as SARIF 2.1.0 to PATH"
+    )
+    parser.add_argument(
+        "--summary-file",
+        metavar="PATH",
+        help="also append a Markdown table of the findings to PATH "
+        "(with --format github: $GITHUB_STEP_SUMMARY when set)",
+    )
+    parser.add_argument(
+        "--annotate-limit",
+        type=int,
+        metavar="N",
+        default=10,
+        help="with --format github: annotate at most N findings, errors first (default: 10)",
+    )
     parser.add_argument("--version", action="version", version=f"vllm-lint {__version__}")
     return parser
 
@@ -118,6 +136,8 @@ def _lint(ns: argparse.Namespace) -> int:
                 f"--vllm-version {ns.vllm_version}: no flag catalog for that release series "
                 f"(known: {', '.join(_known_series())})"
             )
+    if ns.annotate_limit < 0:
+        raise UsageError("--annotate-limit: must be 0 or more")
     for path in ns.paths:
         if not os.path.lexists(path):
             raise UsageError(f"{path}: no such file or folder")
@@ -140,13 +160,31 @@ def _lint(ns: argparse.Namespace) -> int:
         files_checked=len(results),
         invocations=sum(len(r.invocations) for r in results),
         color=color,
+        annotate_limit=ns.annotate_limit,
     )
     REPORTERS[ns.format](findings, sys.stdout, context)
+    _write_files(ns, findings, context)
     fail_on = ns.fail_on or config.fail_on or "warning"
     if fail_on == "never":
         return EXIT_CLEAN
     level = Severity.parse(fail_on)
     return EXIT_FINDINGS if any(f.severity >= level for f in findings) else EXIT_CLEAN
+
+
+def _write_files(ns: argparse.Namespace, findings: list[Finding], context: ReportContext) -> None:
+    """The outputs written besides stdout: --sarif-file, --summary-file (the job summary)."""
+    from .reporters import markdown, sarif
+
+    summary = ns.summary_file
+    if summary is None and ns.format == "github":
+        summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
+    try:
+        if ns.sarif_file:
+            sarif.write_file(ns.sarif_file, findings, context)
+        if summary:
+            markdown.append_summary(summary, findings, context, ns.format == "github")
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
 
 
 def _configuration(ns: argparse.Namespace) -> Config:
