@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 
@@ -27,10 +27,17 @@ class UsageError(Exception):
     """Bad arguments or configuration: one line on stderr, exit 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line (`vllm-lint: error: …`), as for every error."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see vllm-lint --help)")
+
+
 def _parser() -> argparse.ArgumentParser:
     from .reporters import REPORTERS
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="vllm-lint",
         description="Find vLLM flag combinations that vLLM refuses at startup, in the "
         "Kubernetes manifests, compose files and vLLM config files that launch it.",

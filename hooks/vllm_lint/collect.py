@@ -35,14 +35,8 @@ def _tracked(folder: Path, root: Path) -> list[str]:
     listed = _git_files(folder)
     if listed is None:
         listed = list(_walk(folder))
-    inside = root.resolve()
-    kept = []
-    for name in listed:
-        path = Path(name)
-        if path.is_symlink() and not path.resolve().is_relative_to(inside):
-            continue  # a link out of the repo is never followed
-        kept.append(name)
-    return kept
+    # Links to outside the root stay in the list: lint_file reports them without reading them.
+    return listed
 
 
 def _git_files(folder: Path) -> list[str] | None:

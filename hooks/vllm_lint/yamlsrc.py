@@ -7,6 +7,7 @@ walks are bounded by `MAX_NODES`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,9 @@ def load(path: str, text: str) -> YamlFile:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    depth_line = _too_deep(text)
+    if depth_line is not None:  # libyaml would overflow its stack on such input
+        raise YamlError(f"nested more than {MAX_FLOW_DEPTH} levels deep; not parsed", depth_line, 1)
     try:
         documents = _compose(YAML(typ="safe", pure=False), text)
     except (YAMLError, ValueError, RecursionError):
@@ -57,6 +61,23 @@ def load(path: str, text: str) -> YamlFile:
             message = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
             raise YamlError(message, 1, 1) from None
     return YamlFile(path, text, FilePositions(path, text), documents)
+
+
+MAX_FLOW_DEPTH = 1000
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where `[`/`{` nesting passes MAX_FLOW_DEPTH (brackets inside strings count
+    too, which only errs on the safe side), or None."""
+    if text.count("[") + text.count("{") <= MAX_FLOW_DEPTH:
+        return None
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_FLOW_DEPTH:
+            return text.count("\n", 0, match.start()) + 1
+    return None
 
 
 def _compose(yaml: Any, text: str) -> list[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, TextIO
 
@@ -29,6 +30,20 @@ def _printable(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
 
 
+_WIDTH = 160
+
+
+def _window(line: str, col: int) -> tuple[str, int]:
+    """At most _WIDTH characters of a long source line around `col`, and how far it shifted."""
+    if len(line) <= _WIDTH:
+        return line, 0
+    start = max(0, min(col - 1 - _WIDTH // 4, len(line) - _WIDTH))
+    clipped = line[start : start + _WIDTH]
+    prefix = "…" if start else ""
+    suffix = "…" if start + _WIDTH < len(line) else ""
+    return prefix + clipped + suffix, start - len(prefix)
+
+
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
     for finding in findings:
         span = finding.span
@@ -41,13 +56,15 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
         )
         lines = _lines(span.path)
         if 0 < span.line <= len(lines):
-            source = _printable(lines[span.line - 1])
+            source, shift = _window(_printable(lines[span.line - 1]), span.col)
+            span = replace(span, col=span.col - shift, end_col=span.end_col - shift)
             width = (
                 span.end_col - span.col
                 if span.end_line == span.line
                 else len(source) - span.col + 1
             )
             out.write(f"  {span.line:>5} | {source}\n")
+            width = min(width, len(source) - span.col + 1)
             out.write(f"        | {' ' * (span.col - 1)}{'^' * max(1, width)}\n")
         for related in finding.related:
             where = related.span
