@@ -70,6 +70,142 @@ def derive_launch(settings: Settings, release: Release, put: Put) -> None:
     if lora is not None:
         put("runtime_lora_updating", lora, "env.VLLM_ALLOW_RUNTIME_LORA_UPDATING")
     _serve_mode(settings, release, put)
+    _lb_modes(settings, release, put)
+    _dp_launch(settings, release, put)
+
+
+_DP_FLAGS = (
+    "data_parallel_size",
+    "data_parallel_size_local",
+    "data_parallel_rank",
+    "data_parallel_start_rank",
+    "data_parallel_external_lb",
+    "data_parallel_hybrid_lb",
+    "data_parallel_backend",
+    "nnodes",
+    "node_rank",
+    "tensor_parallel_size",
+    "pipeline_parallel_size",
+    "prefill_context_parallel_size",
+)
+
+
+def _dp_launch(settings: Settings, release: Release, put: Put) -> None:
+    """EngineArgs.create_engine_config's data-parallel block (0.9.2 arg_utils.py:1130,
+    0.10.2 :1225, 0.11.2 :1456, 0.27.0 :2015, 0.33.0 :2380): which launch mode the flags
+    select and the data_parallel_size_local / data_parallel_external_lb handed to
+    ParallelConfig. Stops where vLLM would already have raised (the rules say so)."""
+    if release < (0, 9, 0) or any(p in settings.opaque for p in _DP_FLAGS):
+        return
+    dp = _int(settings, "data_parallel_size") or 1
+    local = _int(settings, "data_parallel_size_local")
+    if release < (0, 9, 2):  # 0.9.0-0.9.1: the local size, else the global one (arg_utils:1047)
+        put("dp_size_local", dp if local is None else local, "data_parallel_size_local")
+        return
+    rank = _int(settings, "data_parallel_rank")
+    start = _int(settings, "data_parallel_start_rank")
+    external_flag = (
+        bool(settings.get("data_parallel_external_lb")) if release >= (0, 11, 2) else False
+    )
+    hybrid = bool(settings.get("data_parallel_hybrid_lb")) if release >= (0, 10, 0) else False
+    headless = bool(settings.get("derived.headless_mode"))
+    nnodes = _int(settings, "nnodes") or 1
+    node_rank = _int(settings, "node_rank") or 0
+    tp = _int(settings, "tensor_parallel_size") or 1
+    pp = _int(settings, "pipeline_parallel_size") or 1
+    pcp = _int(settings, "prefill_context_parallel_size") or 1
+    node_sources = ("nnodes", "node_rank", "data_parallel_size")
+    inferred = 0
+    if release >= (0, 11, 2) and nnodes > 1:
+        within_dp = pp * tp * (pcp if release >= (0, 30, 0) else 1)  # pcp counts from 0.30
+        world = dp * within_dp
+        put("dp_world_size", world, "data_parallel_size", "tensor_parallel_size", "nnodes")
+        put("last_node_rank", nnodes - 1, "nnodes")
+        if world % nnodes or not 0 <= node_rank < nnodes:
+            return
+        inferred = node_rank * (world // nnodes) // within_dp
+        if dp > 1 and external_flag:
+            if release >= (0, 31, 0):  # 0.31 infers a missing rank only, and only when unique
+                if rank is None:
+                    ambiguous = nnodes % dp != 0
+                    put("dp_rank_ambiguous", ambiguous, *node_sources)
+                    if ambiguous:
+                        return
+                    rank = inferred
+            else:
+                rank = inferred
+        elif local is None:
+            local = max(world // nnodes // within_dp, 1)
+    external = external_flag or rank is not None
+    lb_sources = ("data_parallel_external_lb", "data_parallel_rank", "data_parallel_hybrid_lb")
+    put("dp_external_requested", external, *lb_sources)
+    if external:
+        put("dp_rank_missing", rank is None, "data_parallel_external_lb")
+        if rank is None or local not in (1, None):
+            return
+        local_eff, rank_eff = 1, rank
+    elif local is not None:
+        local_eff = local
+        if release < (0, 10, 0):
+            rank_eff = 0
+        elif release < (0, 28, 0):
+            rank_eff = start or inferred
+        else:
+            rank_eff = start if start is not None else inferred
+        # a start rank infers hybrid LB (0.10+; a rank of 0 counts from 0.28)
+        given = start is not None if release >= (0, 28, 0) else bool(start)
+        if given and not headless and release >= (0, 10, 0):
+            hybrid = True
+        if hybrid and local_eff == 1:  # "autoswitch to data_parallel_external_lb"
+            external = True
+    else:
+        put("dp_hybrid_without_local", hybrid, "data_parallel_hybrid_lb")
+        if hybrid:
+            return
+        span_pack = (
+            release >= (0, 11, 2)
+            and settings.get("data_parallel_backend") == "ray"
+            and settings.get("env.VLLM_RAY_DP_PACK_STRATEGY") == "span"
+            and "env.VLLM_RAY_DP_PACK_STRATEGY" not in settings.opaque
+        )
+        local_eff = 1 if span_pack else dp
+        rank_eff = 0
+    put("dp_size_local", local_eff, "data_parallel_size_local", "nnodes", "data_parallel_size")
+    put("dp_external_lb", external, *lb_sources, "data_parallel_size_local")
+    put("dp_rank", rank_eff, "data_parallel_rank", "data_parallel_start_rank", "node_rank")
+
+
+def _lb_modes(settings: Settings, release: Release, put: Put) -> None:
+    """The data-parallel load-balancing modes ServeSubcommand.cmd sees (0.15+): external
+    (--data-parallel-external-lb or --data-parallel-rank), hybrid (--data-parallel-hybrid-lb,
+    or --data-parallel-start-rank) and, from 0.22, multi-port (0.33.0 serve.py:83-101)."""
+    if release < (0, 15, 0):
+        return
+    external = _flag(settings, "data_parallel_external_lb")
+    hybrid = _flag(settings, "data_parallel_hybrid_lb")
+    multi_port = _flag(settings, "data_parallel_multi_port_external_lb") or False
+    if external is None or hybrid is None:
+        return
+    rank = settings.get("data_parallel_rank") is not None
+    start_rank = settings.get("data_parallel_start_rank") is not None
+    modes: list[str] = []
+    if release >= (0, 22, 0) and multi_port:
+        modes.append("multi-port external")
+    if external or rank:
+        modes.append("external")
+    # 0.22+: --data-parallel-start-rank implies hybrid only when neither explicit mode is set
+    implied = start_rank and not (release >= (0, 22, 0) and multi_port and not hybrid)
+    if hybrid or implied:
+        modes.append("hybrid")
+    sources = (
+        "data_parallel_hybrid_lb",
+        "data_parallel_start_rank",
+        "data_parallel_multi_port_external_lb",
+        "data_parallel_external_lb",
+        "data_parallel_rank",
+    )
+    put("dp_lb_modes", modes, *sources)
+    put("dp_lb_modes_text", " and ".join(modes) or "none", *sources)
 
 
 def _serve_mode(settings: Settings, release: Release, put: Put) -> None:
@@ -100,7 +236,7 @@ def _serve_mode(settings: Settings, release: Release, put: Put) -> None:
     if servers is None:
         return
     put("headless_mode", servers < 1, "api_server_count")
-    put("api_server_count", servers, *sources, defaulted=explicit is None)
+    put("api_server_count", servers, *sources)
 
 
 def _default_api_server_count(
