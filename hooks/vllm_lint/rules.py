@@ -20,6 +20,7 @@ from . import versions
 from .model import Finding, Related, Severity
 from .resources import schemas_dir
 from .settings import Settings
+from .settings import lookup as value_at
 
 DOCS_URL = "https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md"
 
@@ -202,15 +203,6 @@ _COMPARE = {
 }
 
 
-def _lookup(instance: Any, path: str) -> Any:
-    node = instance
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
 def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
     """`compare`: holds when `left op (right + add)` for two numbers of the document.
 
@@ -222,8 +214,8 @@ def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> I
 
     if not isinstance(instance, dict):
         return
-    left = _lookup(instance, spec["left"])
-    right = spec["value"] if "value" in spec else _lookup(instance, spec["right"])
+    left = value_at(instance, spec["left"], None)
+    right = spec["value"] if "value" in spec else value_at(instance, spec["right"], None)
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
     if not numeric or not _COMPARE[spec["op"]](left, right + spec.get("add", 0)):
         yield ValidationError(f"comparison {spec} does not hold")

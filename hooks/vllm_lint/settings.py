@@ -7,6 +7,18 @@ from typing import Any
 
 from .model import ReleaseChoice, Span
 
+_MISSING = object()
+
+
+def lookup(document: Any, path: str, default: Any) -> Any:
+    """The value at a dotted path of nested dicts, or `default` where the path stops."""
+    node = document
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return default
+        node = node[part]
+    return node
+
 
 @dataclass
 class Settings:
@@ -35,20 +47,10 @@ class Settings:
         return "--" + path.split(".")[0].replace("_", "-")
 
     def get(self, path: str) -> Any:
-        node: Any = self.document
-        for part in path.split("."):
-            if not isinstance(node, dict) or part not in node:
-                return None
-            node = node[part]
-        return node
+        return lookup(self.document, path, None)
 
     def has(self, path: str) -> bool:
-        node: Any = self.document
-        for part in path.split("."):
-            if not isinstance(node, dict) or part not in node:
-                return False
-            node = node[part]
-        return True
+        return lookup(self.document, path, _MISSING) is not _MISSING
 
     def span(self, path: str) -> Span | None:
         """Where a path was written; a key inside a JSON flag falls back to the flag."""
