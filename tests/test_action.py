@@ -285,6 +285,25 @@ def test_only_changed_with_nothing_changed_under_paths_passes(
     assert json.loads(Path(run.outputs["sarif-file"]).read_text())["runs"][0]["results"] == []
 
 
+def test_config_input_and_the_configurations_fail_on(tmp_path: Path, runner_temp: Path) -> None:
+    workspace = make_repo(
+        tmp_path / "ws",
+        {
+            "deploy/vllm.yaml": BAD,
+            "ci/vllm-lint.yaml": "ignore: [replayssm-no-spec-decode]\n",
+            ".vllm-lint.yaml": "fail-on: never\n",
+        },
+    )
+    found = run_action(workspace, runner_temp)  # fail-on left empty: the config's `never`
+    assert found.codes["lint"] == 0, found.log
+    assert found.outputs["findings-count"] == "1"
+    ignored = run_action(workspace, runner_temp, {"config": "ci/vllm-lint.yaml"})
+    assert ignored.codes["lint"] == 0, ignored.log
+    assert ignored.outputs["findings-count"] == "0"
+    stricter = run_action(workspace, runner_temp, {"fail-on": "error"})  # the input wins
+    assert stricter.codes["lint"] == 1, stricter.log
+
+
 def test_inputs_are_never_run_as_shell(tmp_path: Path, runner_temp: Path) -> None:
     workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": FIXED})
     hostile = {

@@ -151,3 +151,19 @@ def test_an_unwritable_sarif_file_is_a_one_line_error(tmp_path: Path) -> None:
     assert run.code == 2
     assert run.err.startswith("vllm-lint: error: cannot write missing/dir/out.sarif: ")
     assert run.err.count("\n") == 1
+
+
+def test_rule_pack_rules_carry_their_own_metadata(validator: Draft7Validator) -> None:
+    pack = REPO / "examples" / "rule-packs"
+    document = sarif(validator, "--config", str(pack / "vllm-lint.yaml"), "examples", cwd=REPO)
+    driver = {r["id"]: r for r in document["runs"][0]["tool"]["driver"]["rules"]}
+    own = [rule for rule in driver if not rule.startswith("VL")]
+    assert own, sorted(driver)
+    texts = {
+        entry["id"]: entry["summary"]
+        for path in pack.glob("*.json")
+        for entry in json.loads(path.read_text("utf-8"))["rules"]
+    }
+    for rule_id in own:
+        assert driver[rule_id]["shortDescription"]["text"] == texts[rule_id]
+        assert driver[rule_id]["help"]["markdown"].startswith(f"## {rule_id} ")

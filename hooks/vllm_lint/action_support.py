@@ -49,8 +49,8 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         paths = tuple(shlex.split(get("PATHS", ".")))
     except ValueError as exc:
         raise InputError(f"paths: {exc}") from None
-    fail_on = get("FAIL_ON", "warning").lower() or "warning"
-    if fail_on not in FAIL_ON:
+    fail_on = get("FAIL_ON").lower()  # empty: the configuration's, else the CLI's default
+    if fail_on and fail_on not in FAIL_ON:
         raise InputError(f"fail-on: {fail_on!r} is not one of {', '.join(FAIL_ON)}")
     only_changed = get("ONLY_CHANGED", "false").lower() or "false"
     if only_changed not in ("true", "false"):
@@ -122,19 +122,14 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "vllm_lint", *args]
 
 
-def _cli_has_option(option: str) -> bool:
-    proc = subprocess.run(_cli("--help"), capture_output=True, text=True, check=False)
-    return option in proc.stdout.split()
-
-
 def cli_arguments(inputs: Inputs, targets: Sequence[str], sarif_file: str) -> list[str]:
-    args = ["--format", "github", "--fail-on", inputs.fail_on]
-    args += ["--annotate-limit", str(inputs.annotate_limit), "--sarif-file", sarif_file]
+    args = ["--format", "github", "--annotate-limit", str(inputs.annotate_limit)]
+    args += ["--sarif-file", sarif_file]
+    if inputs.fail_on:
+        args += ["--fail-on", inputs.fail_on]
     if inputs.vllm_version:
         args += ["--vllm-version", inputs.vllm_version]
     if inputs.config:
-        if not _cli_has_option("--config"):
-            raise InputError("config: this version of vllm-lint has no --config option")
         args += ["--config", inputs.config]
     return [*args, "--", *targets]
 

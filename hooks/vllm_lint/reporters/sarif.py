@@ -80,12 +80,13 @@ def _location(span: Span, workspace: str | None) -> dict[str, Any]:
 
 
 def _known_rule(rule_id: str) -> Rule | None:
-    from ..rules import get
+    """A built-in rule, or one of the rule packs the configuration loaded."""
+    from .. import rules
 
     try:
-        return get(rule_id)
+        return rules.get(rule_id)
     except KeyError:
-        return None  # a rule of a user's own rule pack: described from the finding
+        return next((r for r in rules.extra_rules() if r.id == rule_id), None)
 
 
 def _rule(finding: Finding) -> dict[str, Any]:
