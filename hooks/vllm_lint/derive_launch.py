@@ -72,6 +72,44 @@ def derive_launch(settings: Settings, release: Release, put: Put) -> None:
     _serve_mode(settings, release, put)
     _lb_modes(settings, release, put)
     _dp_launch(settings, release, put)
+    _parallel(settings, release, put)
+
+
+def _parallel(settings: Settings, release: Release, put: Put) -> None:
+    """Products and defaults ParallelConfig's validators compare (0.33.0 config/parallel.py)."""
+    sizes = {
+        name: _int(settings, f"{name}_parallel_size")
+        for name in ("tensor", "pipeline", "data", "prefill_context", "decode_context")
+    }
+    tp, dp, pcp = sizes["tensor"] or 1, sizes["data"] or 1, sizes["prefill_context"] or 1
+    if not any(f"{n}_parallel_size" in settings.opaque for n in sizes):
+        # the EP group spans TP x DP, and from 0.26 TP x PCP x DP (parallel.py:573-579)
+        put("tp_dp", tp * dp, "tensor_parallel_size", "data_parallel_size")
+        put("tp_pcp_dp", tp * pcp * dp, "tensor_parallel_size", "data_parallel_size")
+        put("tp_pcp", tp * pcp, "tensor_parallel_size", "prefill_context_parallel_size")
+    # --num-redundant-experts (0.9.2-0.11) overrides --eplb-config.num_redundant_experts
+    # (0.10.2 arg_utils.py:1303)
+    redundant = settings.get("num_redundant_experts")
+    if not isinstance(redundant, int) or isinstance(redundant, bool):
+        redundant = settings.get("eplb_config.num_redundant_experts")
+    if isinstance(redundant, int) and not isinstance(redundant, bool):
+        sources = ("num_redundant_experts", "eplb_config.num_redundant_experts", "eplb_config")
+        put("num_redundant_experts", redundant, *sources)
+    # ParallelConfig.use_ubatching / num_ubatches (parallel.py:645-650)
+    dbo = settings.get("enable_dbo") is True
+    ubatch = _int(settings, "ubatch_size") or 0
+    put("num_ubatches", 2 if dbo else ubatch, "enable_dbo", "ubatch_size")
+    thresholds = [
+        _int(settings, "dbo_decode_token_threshold"),
+        _int(settings, "dbo_prefill_token_threshold"),
+    ]
+    if all(t is not None for t in thresholds):
+        put(
+            "dbo_min_token_threshold",
+            min(t for t in thresholds if t is not None),
+            "dbo_decode_token_threshold",
+            "dbo_prefill_token_threshold",
+        )
 
 
 _DP_FLAGS = (
@@ -143,7 +181,7 @@ def _dp_launch(settings: Settings, release: Release, put: Put) -> None:
         put("dp_rank_missing", rank is None, "data_parallel_external_lb")
         if rank is None or local not in (1, None):
             return
-        local_eff, rank_eff = 1, rank
+        local_eff, rank_eff, hybrid = 1, rank, False
     elif local is not None:
         local_eff = local
         if release < (0, 10, 0):
@@ -157,7 +195,9 @@ def _dp_launch(settings: Settings, release: Release, put: Put) -> None:
         if given and not headless and release >= (0, 10, 0):
             hybrid = True
         if hybrid and local_eff == 1:  # "autoswitch to data_parallel_external_lb"
-            external = True
+            external, hybrid = True, False
+        if local_eff == dp:  # "Disable hybrid LB mode if set for a single node"
+            hybrid = False
     else:
         put("dp_hybrid_without_local", hybrid, "data_parallel_hybrid_lb")
         if hybrid:
@@ -173,6 +213,7 @@ def _dp_launch(settings: Settings, release: Release, put: Put) -> None:
     put("dp_size_local", local_eff, "data_parallel_size_local", "nnodes", "data_parallel_size")
     put("dp_external_lb", external, *lb_sources, "data_parallel_size_local")
     put("dp_rank", rank_eff, "data_parallel_rank", "data_parallel_start_rank", "node_rank")
+    put("dp_hybrid_lb", hybrid, "data_parallel_hybrid_lb", "data_parallel_start_rank")
 
 
 def _lb_modes(settings: Settings, release: Release, put: Put) -> None:
