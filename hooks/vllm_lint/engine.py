@@ -1,4 +1,4 @@
-"""The pipeline for one file: sniff → read → extract → normalize → check."""
+"""The pipeline driver: which files, read once, prefiltered; the checks live in `checking`."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from . import catalog, rules, sniff, suppress, versions, yamlsrc
+from . import sniff
 from .config import Config
-from .derive import derive
-from .extract import extract, problem
-from .grammar import ArgvParser
-from .model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
-from .settings import Settings
+from .model import FileResult, Finding
+
+# Only what every run needs is imported here: a file that cannot launch vLLM costs a read and
+# a byte search. The parsers, catalogs and rules (`checking`) load when a file is worth it.
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 
@@ -45,8 +45,11 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
     select / ignore / per-path ignores."""
     results = list(results)
     findings = [f for r in results for f in r.findings]
-    scanned = {r.path: r.suppressions for r in results}
-    findings = suppress.apply(findings, scanned, _read_text)
+    if any(r.suppressions for r in results) or findings:
+        from . import suppress
+
+        scanned = {r.path: r.suppressions for r in results}
+        findings = suppress.apply(findings, scanned, _read_text)
     selected = (f for f in findings if options.config.selects(f.rule, f.slug, f.span.path))
     return sorted(selected, key=lambda f: f.sort_key())
 
@@ -90,6 +93,8 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         except UnicodeDecodeError:
             return _input_problem(path, "VL902", "invalid UTF-16/32 text; not checked")
     if b"vllm-lint" in data:
+        from . import suppress
+
         result.suppressions = suppress.scan(path, data.decode("utf-8", errors="replace"))
     if not sniff.worth_parsing(data):
         return result
@@ -102,17 +107,9 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         return _input_problem(
             path, "VL902", f"not valid UTF-8 (byte {exc.start}); not checked", line
         )
-    extracted = extract(
-        path, text, sniff.kind_of(path), catalog.catalog_for(_supported(_fallback(options).version))
-    )
-    result.findings.extend(extracted.findings)
-    result.standalone_config = extracted.standalone_config
-    for invocation in extracted.invocations:
-        result.invocations.append(invocation)
-        result.findings.extend(check(invocation, options))
-        config = _config_argument(invocation.argv)
-        if config is not None and not config.opaque:
-            result.configs_named.append(str(Path(invocation.base_dir) / config.text))
+    from .checking import check_file
+
+    check_file(result, text, options)
     return result
 
 
@@ -130,125 +127,18 @@ def _decode(data: bytes) -> str:
 
 
 def _input_problem(path: str, rule_id: str, what: str, line: int = 1) -> FileResult:
+    from .extract import problem
+
     return FileResult(path, [problem(path, rule_id, what, line)])
 
 
-def _fallback(options: Options) -> ReleaseChoice:
-    if options.vllm_version:
-        return ReleaseChoice(versions.normalize(options.vllm_version), "--vllm-version")
-    if options.default_version:
-        return ReleaseChoice(versions.normalize(options.default_version), "configured default")
-    newest = versions.newest_known()
-    return ReleaseChoice(newest, f"no image tag names a release: assumed the newest known {newest}")
+_CHECKING = ("check", "check_command_line", "release_for", "settings_for")
 
 
-def release_for(invocation: Invocation, options: Options) -> ReleaseChoice:
-    if options.vllm_version or invocation.version_hint is None:
-        return _fallback(options)
-    return invocation.version_hint
+def __getattr__(name: str) -> Any:
+    """`engine.check` & co. stay importable from here without loading them on every run."""
+    if name in _CHECKING:
+        from . import checking
 
-
-def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, list[Finding]]:
-    """The effective settings of an invocation and the flag problems met on the way."""
-    release = release_for(invocation, options)
-    cat = catalog.catalog_for(_supported(release.version))
-    parser = ArgvParser(cat, release)
-    settings = Settings(release)
-    findings: list[Finding] = []
-    config = _config_argument(invocation.argv)
-    if config is not None and not config.opaque:
-        config_argv, problems = _config_argv(config, invocation, options)
-        findings += problems
-        findings += parser.parse(config_argv, into=settings).findings
-    findings += parser.parse(invocation.argv, into=settings).findings
-    if invocation.image is not None and not invocation.image.opaque:
-        settings.set("image", invocation.image.text, invocation.image.span)
-    for name, token in invocation.env.items():
-        settings.set(f"env.{name}", token.text, token.span)
-        if token.opaque:
-            settings.opaque.add(f"env.{name}")
-    _fill_defaults(settings, parser)
-    derive(settings)
-    return settings, findings
-
-
-def check(invocation: Invocation, options: Options) -> list[Finding]:
-    settings, findings = settings_for(invocation, options)
-    return findings + rules.evaluate(settings)
-
-
-def _supported(release: str) -> str:
-    """The release whose flag catalog stands for `release` (the nearest one outside the range)."""
-    known = catalog.known_releases()
-    if versions.is_supported(release):
-        return release
-    return known[0] if versions.key(release) < versions.key(known[0]) else known[-1]
-
-
-def _fill_defaults(settings: Settings, parser: ArgvParser) -> None:
-    for spec in parser.cat.flags.values():
-        path = parser.path_of(spec)
-        if spec.default is None or "." in path or settings.has(path):
-            continue
-        settings.set(path, spec.default, None)
-        settings.defaulted.add(path)
-
-
-def _config_argument(argv: Iterable[Token]) -> Token | None:
-    words = list(argv)
-    for i, tok in enumerate(words):
-        if tok.text == "--config" and i + 1 < len(words):
-            return words[i + 1]
-        if tok.text.startswith("--config="):
-            return Token(tok.text.partition("=")[2], tok.span, tok.opaque)
-    return None
-
-
-def _config_argv(
-    config: Token, invocation: Invocation, options: Options
-) -> tuple[list[Token], list[Finding]]:
-    """The flags of a `--config` file in the repo, as argv words pointing into that file."""
-    from .sources.vllm_config import argv_of
-
-    target = (Path(invocation.base_dir) / config.text).resolve()
-    root = options.root.resolve()
-    if not target.is_relative_to(root) or not target.is_file():
-        note = rules.flag_finding(
-            "VL904",
-            config.span,
-            invocation.version_hint,
-            problem=f"{config.text} is not in the repo",
-        )
-        return [], [note]
-    shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
-    try:
-        text = target.read_bytes()[: options.max_bytes].decode("utf-8")
-        yf = yamlsrc.load(shown, text)
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], [rules.flag_finding("VL904", config.span, None, problem=f"{config.text}: {exc}")]
-    except yamlsrc.YamlError as exc:
-        span = Span(shown, exc.line, exc.col, exc.line, exc.col + 1)
-        return [], [rules.flag_finding("VL901", span, None, problem=f"YAML syntax error: {exc}")]
-    if len(yf.documents) != 1 or not yamlsrc.is_mapping(yf.documents[0]):
-        return [], []
-    return argv_of(yf, yf.documents[0]), []
-
-
-def check_command_line(
-    argv: str, release: str, env: dict[str, str] | None = None, path: str = "<command line>"
-) -> list[Finding]:
-    """Lint the arguments of one `vllm serve` written as a shell line (rule examples, tools)."""
-    from .shell import Lexer
-    from .textpos import FilePositions
-
-    words = [
-        w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words
-    ]
-    span = Span(path, 1, 1, 1, 2)
-    invocation = Invocation(
-        path=path,
-        argv=tuple(words),
-        env={name: Token(value, span) for name, value in (env or {}).items()},
-        origin="command line",
-    )
-    return check(invocation, Options(vllm_version=release))
+        return getattr(checking, name)
+    raise AttributeError(name)

@@ -63,9 +63,14 @@ class Rule:
 
     @property
     def help_uri(self) -> str:
-        if self.url:
+        """The rule's documentation: its section of docs/rules.md, or a pack's own `url`."""
+        if self.url or self.origin_is_pack:
             return self.url
         return f"{DOCS_URL}#{self.id.lower()}-{self.slug}"
+
+    @property
+    def origin_is_pack(self) -> bool:
+        return bool(self.origin) and Path(self.origin).parent != schemas_dir() / "rules"
 
     def releases_text(self) -> str:
         if self.since and self.before:

@@ -16,7 +16,6 @@ _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.IN
 _RESET = "\033[0m"
 
 
-@lru_cache(maxsize=64)
 def _lines(path: str) -> tuple[str, ...]:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -45,6 +44,7 @@ def _window(line: str, col: int) -> tuple[str, int]:
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
+    lines_of = lru_cache(maxsize=64)(_lines)  # per report: files may change between runs
     for finding in findings:
         span = finding.span
         severity = finding.severity.label
@@ -54,7 +54,7 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
             f"{_printable(span.path)}:{span.line}:{span.col}: {finding.rule} [{severity}] "
             f"{_printable(finding.message)}\n"
         )
-        lines = _lines(span.path)
+        lines = lines_of(span.path)
         if 0 < span.line <= len(lines):
             source, shift = _window(_printable(lines[span.line - 1]), span.col)
             span = replace(span, col=span.col - shift, end_col=span.end_col - shift)

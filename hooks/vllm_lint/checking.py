@@ -1,0 +1,153 @@
+"""Checking one file that may launch vLLM: extract its invocations, and for each one choose
+the release, build the effective settings (argv grammar, `--config` file, env, defaults,
+derived values) and evaluate the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from . import catalog, rules, sniff, versions, yamlsrc
+from .derive import derive
+from .engine import Options
+from .extract import extract
+from .grammar import ArgvParser
+from .model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
+from .settings import Settings
+
+
+def check_file(result: FileResult, text: str, options: Options) -> None:
+    """Fill `result` with the invocations of a decoded file and their findings."""
+    path = result.path
+    extracted = extract(
+        path, text, sniff.kind_of(path), catalog.catalog_for(_supported(_fallback(options).version))
+    )
+    result.findings.extend(extracted.findings)
+    result.standalone_config = extracted.standalone_config
+    for invocation in extracted.invocations:
+        result.invocations.append(invocation)
+        result.findings.extend(check(invocation, options))
+        config = _config_argument(invocation.argv)
+        if config is not None and not config.opaque:
+            result.configs_named.append(str(Path(invocation.base_dir) / config.text))
+
+
+def _fallback(options: Options) -> ReleaseChoice:
+    if options.vllm_version:
+        return ReleaseChoice(versions.normalize(options.vllm_version), "--vllm-version")
+    if options.default_version:
+        return ReleaseChoice(versions.normalize(options.default_version), "configured default")
+    newest = versions.newest_known()
+    return ReleaseChoice(newest, f"no image tag names a release: assumed the newest known {newest}")
+
+
+def release_for(invocation: Invocation, options: Options) -> ReleaseChoice:
+    if options.vllm_version or invocation.version_hint is None:
+        return _fallback(options)
+    return invocation.version_hint
+
+
+def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, list[Finding]]:
+    """The effective settings of an invocation and the flag problems met on the way."""
+    release = release_for(invocation, options)
+    cat = catalog.catalog_for(_supported(release.version))
+    parser = ArgvParser(cat, release)
+    settings = Settings(release)
+    findings: list[Finding] = []
+    config = _config_argument(invocation.argv)
+    if config is not None and not config.opaque:
+        config_argv, problems = _config_argv(config, invocation, options)
+        findings += problems
+        findings += parser.parse(config_argv, into=settings).findings
+    findings += parser.parse(invocation.argv, into=settings).findings
+    if invocation.image is not None and not invocation.image.opaque:
+        settings.set("image", invocation.image.text, invocation.image.span)
+    for name, token in invocation.env.items():
+        settings.set(f"env.{name}", token.text, token.span)
+        if token.opaque:
+            settings.opaque.add(f"env.{name}")
+    _fill_defaults(settings, parser)
+    derive(settings)
+    return settings, findings
+
+
+def check(invocation: Invocation, options: Options) -> list[Finding]:
+    settings, findings = settings_for(invocation, options)
+    return findings + rules.evaluate(settings)
+
+
+def _supported(release: str) -> str:
+    """The release whose flag catalog stands for `release` (the nearest one outside the range)."""
+    known = catalog.known_releases()
+    if versions.is_supported(release):
+        return release
+    return known[0] if versions.key(release) < versions.key(known[0]) else known[-1]
+
+
+def _fill_defaults(settings: Settings, parser: ArgvParser) -> None:
+    for spec in parser.cat.flags.values():
+        path = parser.path_of(spec)
+        if spec.default is None or "." in path or settings.has(path):
+            continue
+        settings.set(path, spec.default, None)
+        settings.defaulted.add(path)
+
+
+def _config_argument(argv: Iterable[Token]) -> Token | None:
+    words = list(argv)
+    for i, tok in enumerate(words):
+        if tok.text == "--config" and i + 1 < len(words):
+            return words[i + 1]
+        if tok.text.startswith("--config="):
+            return Token(tok.text.partition("=")[2], tok.span, tok.opaque)
+    return None
+
+
+def _config_argv(
+    config: Token, invocation: Invocation, options: Options
+) -> tuple[list[Token], list[Finding]]:
+    """The flags of a `--config` file in the repo, as argv words pointing into that file."""
+    from .sources.vllm_config import argv_of
+
+    target = (Path(invocation.base_dir) / config.text).resolve()
+    root = options.root.resolve()
+    if not target.is_relative_to(root) or not target.is_file():
+        note = rules.flag_finding(
+            "VL904",
+            config.span,
+            invocation.version_hint,
+            problem=f"{config.text} is not in the repo",
+        )
+        return [], [note]
+    shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
+    try:
+        text = target.read_bytes()[: options.max_bytes].decode("utf-8")
+        yf = yamlsrc.load(shown, text)
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [rules.flag_finding("VL904", config.span, None, problem=f"{config.text}: {exc}")]
+    except yamlsrc.YamlError as exc:
+        span = Span(shown, exc.line, exc.col, exc.line, exc.col + 1)
+        return [], [rules.flag_finding("VL901", span, None, problem=f"YAML syntax error: {exc}")]
+    if len(yf.documents) != 1 or not yamlsrc.is_mapping(yf.documents[0]):
+        return [], []
+    return argv_of(yf, yf.documents[0]), []
+
+
+def check_command_line(
+    argv: str, release: str, env: dict[str, str] | None = None, path: str = "<command line>"
+) -> list[Finding]:
+    """Lint the arguments of one `vllm serve` written as a shell line (rule examples, tools)."""
+    from .shell import Lexer
+    from .textpos import FilePositions
+
+    words = [
+        w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words
+    ]
+    span = Span(path, 1, 1, 1, 2)
+    invocation = Invocation(
+        path=path,
+        argv=tuple(words),
+        env={name: Token(value, span) for name, value in (env or {}).items()},
+        origin="command line",
+    )
+    return check(invocation, Options(vllm_version=release))
