@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from vllm_lint import catalog
-from vllm_lint.catalog import catalog_for, known_releases
+from vllm_lint.catalog import FlagSpec, catalog_for, known_releases
 from vllm_lint.resources import schemas_dir
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
@@ -337,3 +337,54 @@ def test_catalog_files_are_a_consistent_chain() -> None:
 def test_loader_is_cached() -> None:
     assert catalog_for("0.33.0") is catalog_for("0.33.1")
     assert catalog.known_releases() == known_releases()
+
+
+def test_prefix_matches_count_option_strings_like_argparse() -> None:
+    cat = catalog_for("0.33.0")
+    # 0.33.0 oracle: "ambiguous option: --max-num could match --max-num-batched-tokens, ..."
+    assert cat.prefix_matches("--max-num") == [
+        "--max-num-active-seqs",
+        "--max-num-batched-tokens",
+        "--max-num-queued-reqs",
+        "--max-num-queued-tokens",
+        "--max-num-scheduled-tokens",
+        "--max-num-seqs",
+    ]
+    assert cat.prefix_matches("--tensor_parallel") == ["--tensor-parallel-size"]
+    assert cat.prefix_matches("--tensor-parallel-size") == []  # exact
+    assert cat.prefix_matches("--hel") == ["--help"]  # argparse's own -h/--help
+    assert cat.abbreviation("--hel") is None
+    assert "--help" in cat.prefix_matches("--h") and len(cat.prefix_matches("--h")) > 1
+
+
+def test_enum_flags_record_how_vllm_looks_them_up() -> None:
+    def spec(release: str, flag: str) -> FlagSpec:
+        return catalog_for(release).flags[flag]
+
+    # vllm/engine/arg_utils.py (0.33: line 2773) MambaBackendEnum[self.mamba_backend.upper()]
+    mamba = spec("0.33.0", "--mamba-backend")
+    assert (mamba.enum_match, mamba.enum_names) == ("name_upper", ("TRITON", "FLASHINFER", "CPU"))
+    # vllm/config/attention.py validate_backend_before: `auto` -> None from 0.18
+    assert spec("0.33.0", "--attention-backend").enum_extra == ("auto",)
+    assert spec("0.17.1", "--attention-backend").enum_extra == ()
+    assert spec("0.13.0", "--attention-backend").enum_match == "name_upper"
+    # an IntEnum field of VllmConfig: pydantic takes "0".."3" (0.33.0 oracle)
+    assert spec("0.33.0", "--optimization-level").enum_match == "value"
+    # validated only when a multimodal model creates MultiModalConfig
+    assert spec("0.33.0", "--mm-encoder-attn-backend").enum_match is None
+
+
+def test_json_flags_record_whether_unknown_keys_are_refused() -> None:
+    def extra(release: str, flag: str) -> str | None:
+        return catalog_for(release).flags[flag].json_extra
+
+    # pydantic dataclasses ignore unknown keys by default; vLLM's @config decorator
+    # forbids them from 0.16.0 (vllm/config/utils.py:55 merged_config = ConfigDict(extra=...))
+    assert extra("0.15.1", "--speculative-config") == "ignore"
+    assert extra("0.16.0", "--speculative-config") == "forbid"
+    # vllm/config/compilation.py:99 (0.13.0) @dataclass(config=ConfigDict(extra="forbid"))
+    assert extra("0.12.0", "--compilation-config") == "ignore"
+    assert extra("0.13.0", "--compilation-config") == "forbid"
+    for release in ("0.16.0", "0.33.0", "0.34.0"):
+        cat = catalog_for(release)
+        assert {s.json_extra for s in cat.flags.values() if s.json_keys} == {"forbid"}, release

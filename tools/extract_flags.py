@@ -298,6 +298,7 @@ class SourceTree:
         self.root = root
         self.modules: dict[str, Module | None] = {}
         self._class_index: dict[str, list[tuple[str, str]]] | None = None
+        self.enum_lookups: dict[str, list[str]] | None = None  # see _enum_lookups
 
     def module(self, name: str) -> Module | None:
         if name in self.modules:
@@ -1515,6 +1516,124 @@ def json_keys_of(cref: ClassRef) -> list[str]:
     return []
 
 
+# --------------------------------------------------------------------------
+# How vLLM validates a value after argparse: unknown JSON keys, enum members
+# --------------------------------------------------------------------------
+
+
+def _extra_setting(node: ast.expr | None) -> str | None:
+    """``ConfigDict(extra="forbid")`` (or a dict literal) -> "forbid"."""
+    if isinstance(node, ast.Call):
+        for kw in node.keywords:
+            if kw.arg == "extra" and isinstance(kw.value, ast.Constant):
+                return str(kw.value.value)
+    if isinstance(node, ast.Dict):
+        for k, v in zip(node.keys, node.values, strict=False):
+            if isinstance(k, ast.Constant) and k.value == "extra" and isinstance(v, ast.Constant):
+                return str(v.value)
+    return None
+
+
+def _decorator_forbids(cref: ClassRef, name: str) -> bool:
+    """Whether the release's own ``@config`` decorator makes extra keys an error
+    (vllm/config/utils.py from 0.16: ``merged_config = ConfigDict(extra="forbid")``)."""
+    target = cref.mod.tree.resolve(cref.mod.name, name)
+    if not isinstance(target, FuncRef):
+        return False
+    return any(
+        isinstance(n, ast.Call) and _extra_setting(n) == "forbid" for n in ast.walk(target.node)
+    )
+
+
+def json_extra_of(cref: ClassRef) -> str:
+    """`forbid` when pydantic rejects a key the class lacks ("Unexpected keyword argument"),
+    `ignore` when it drops it silently: the default of pydantic dataclasses and models,
+    so a misspelt key there simply has no effect."""
+    for d in cref.node.decorator_list:
+        fn = d.func if isinstance(d, ast.Call) else d
+        if isinstance(d, ast.Call):
+            for kw in d.keywords:
+                explicit = _extra_setting(kw.value) if kw.arg == "config" else None
+                if explicit:
+                    return explicit
+        if dotted(fn).split(".")[-1] == "config" and _decorator_forbids(cref, "config"):
+            return "forbid"
+    for st in cref.node.body:
+        target = st.targets[0] if isinstance(st, ast.Assign) else getattr(st, "target", None)
+        if isinstance(target, ast.Name) and target.id == "model_config":
+            explicit = _extra_setting(getattr(st, "value", None))
+            if explicit:
+                return explicit
+    return "ignore"
+
+
+# Config classes that vLLM creates only for some models: a value validated there is
+# not checked for other models (0.33.0 oracle: `--mm-encoder-attn-backend bogus` is
+# accepted for a text-only Llama; MultiModalConfig validates it for multimodal ones).
+MODEL_DEPENDENT_CONFIGS = frozenset({"MultiModalConfig"})
+
+
+def _enum_lookups(tree: SourceTree) -> dict[str, list[str]]:
+    """Enum class name -> extra accepted words, for every ``Enum[<x>.upper()]`` lookup
+    in vllm/config and vllm/engine/arg_utils.py (member *names*, any case).
+
+    An extra word is one the same function returns early for before the lookup, such as
+    ``if value.lower() == "auto": return None`` (AttentionConfig.backend from 0.18)."""
+    found: dict[str, list[str]] = {}
+    files = sorted((tree.root / "vllm" / "config").glob("*.py"))
+    files += [tree.root / "vllm" / "engine" / "arg_utils.py", tree.root / "vllm" / "config.py"]
+    for path in files:
+        if not path.is_file():
+            continue
+        module = ast.parse(path.read_text(encoding="utf-8"))
+        for func in ast.walk(module):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for node in ast.walk(func):
+                if not (
+                    isinstance(node, ast.Subscript)
+                    and isinstance(node.slice, ast.Call)
+                    and isinstance(node.slice.func, ast.Attribute)
+                    and node.slice.func.attr == "upper"
+                ):
+                    continue
+                extras = found.setdefault(dotted(node.value).split(".")[-1], [])
+                for test in ast.walk(func):
+                    if (
+                        isinstance(test, ast.If)
+                        and isinstance(test.test, ast.Compare)
+                        and isinstance(test.test.left, ast.Call)
+                        and isinstance(test.test.left.func, ast.Attribute)
+                        and test.test.left.func.attr == "lower"
+                        and len(test.test.comparators) == 1
+                        and isinstance(test.test.comparators[0], ast.Constant)
+                        and any(isinstance(s, ast.Return) for s in test.body)
+                    ):
+                        word = str(test.test.comparators[0].value)
+                        if word not in extras:
+                            extras.append(word)
+    return found
+
+
+def enum_match_of(tree: SourceTree, enum_cls: ClassRef, owner: str) -> dict[str, Any]:
+    """How vLLM checks a str given to an Enum-typed flag, or {} when it is not checked
+    for every model: ``name_upper`` (``Enum[value.upper()]``: member names, any case) or
+    ``value`` (an IntEnum field of a pydantic config: the member values as written)."""
+    if owner in MODEL_DEPENDENT_CONFIGS:
+        return {}
+    if tree.enum_lookups is None:
+        tree.enum_lookups = _enum_lookups(tree)
+    cache = tree.enum_lookups
+    if enum_cls.name in cache:
+        out: dict[str, Any] = {"enum_match": "name_upper"}
+        if cache[enum_cls.name]:
+            out["enum_extra"] = sorted(cache[enum_cls.name])
+        return out
+    if "IntEnum" in base_names(enum_cls):
+        return {"enum_match": "value"}
+    return {}
+
+
 def build_record(rec: ArgRecord, enable_disable: bool) -> tuple[str, dict[str, Any]]:
     kw = rec.kwargs
     fk: FieldKwargs | None = kw.get("__field__")
@@ -1635,6 +1754,7 @@ def build_record(rec: ArgRecord, enable_disable: bool) -> tuple[str, dict[str, A
             if ok:
                 out["enum_values"] = vals
             out["enum_names"] = [m.name for m in members]
+            out.update(enum_match_of(enum_cls.mod.tree, enum_cls, fk.owner))
         jc = fk.info.get("json_class")
         if jc is None:
             for h in fk.info.get("hints", []):
@@ -1644,6 +1764,7 @@ def build_record(rec: ArgRecord, enable_disable: bool) -> tuple[str, dict[str, A
             keys = json_keys_of(jc)
             if keys:
                 out["json_keys"] = sorted(keys)
+                out["json_extra"] = json_extra_of(jc)
     if kw.get("__unresolved__"):
         out["unresolved"] = sorted(set(kw["__unresolved__"]))
     return name, out

@@ -45,6 +45,12 @@ class FlagSpec:
     nullable: bool = False  # "None" / "" are accepted (optional_type)
     action: str | None = None  # append, optional-value, LoRAParserAction ...
     choices_dynamic: bool = False  # choices known only at run time
+    # how vLLM checks a str given to an Enum-typed flag after argparse: "name_upper"
+    # (`Enum[value.upper()]`: member names, any case) or "value" (pydantic, IntEnum values)
+    enum_match: str | None = None
+    enum_names: tuple[str, ...] | None = None
+    enum_extra: tuple[str, ...] = ()  # words accepted besides the members ("auto")
+    json_extra: str | None = None  # unknown JSON keys: "forbid" (an error) or "ignore"
     record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -72,11 +78,17 @@ def _spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
         nullable=bool(rec.get("nullable", False)),
         action=rec.get("action"),
         choices_dynamic=bool(rec.get("choices_dynamic", False)),
+        enum_match=rec.get("enum_match"),
+        enum_names=_tuple(rec.get("enum_names")),
+        enum_extra=tuple(rec.get("enum_extra", ())),
+        json_extra=rec.get("json_extra"),
         record=MappingProxyType(dict(rec)),
     )
 
 
 _KEY = re.compile(r"(?<=--)[^.]*")
+# argparse adds -h/--help to the `serve` parser (vllm/entrypoints/cli/serve.py add_parser)
+HELP_OPTIONS = ("-h", "--help")
 
 
 def _normalise(option: str) -> str:
@@ -114,25 +126,33 @@ class Catalog:
         """The flag a unique prefix stands for, as argparse's ``allow_abbrev``.
 
         Like argparse, every option string (names, aliases and negations) is a
-        candidate; the prefix is ambiguous -- None -- when it matches the option
-        strings of more than one flag.  An exact match is not an abbreviation
-        (use :meth:`resolve`).  Single-dash options are only matched against
-        single-dash option strings and ``--`` options against ``--`` ones.
+        candidate; the prefix is ambiguous -- None -- when it matches more than
+        one option string (see :meth:`prefix_matches`).  An exact match is not an
+        abbreviation (use :meth:`resolve`).
+        """
+        matches = self.prefix_matches(option)
+        if len(matches) == 1 and matches[0] not in HELP_OPTIONS:
+            return self._lookup[matches[0]][0]
+        return None
+
+    def prefix_matches(self, option: str) -> list[str]:
+        """The option strings that ``option`` is a prefix of, as argparse's
+        ``_get_option_tuples`` finds them: argparse reports "ambiguous option" for two or
+        more, whichever flags they belong to.  The ``-h/--help`` that every argparse
+        parser has takes part.  Single-dash options are matched against single-dash
+        option strings and ``--`` options against ``--`` ones; an exact option string
+        gives [].
         """
         if self.features.get("underscore_to_dash", True):
             option = _normalise(option)
         if not option.startswith("-") or option in self._lookup:
-            return None
+            return []
         double = option.startswith("--")
-        found: dict[str, FlagSpec] = {}
-        for opt, (spec, _neg) in self._lookup.items():
-            if opt.startswith("--") != double:
-                continue
-            if opt.startswith(option):
-                found[spec.name] = spec
-        if len(found) == 1:
-            return next(iter(found.values()))
-        return None
+        return sorted(
+            opt
+            for opt in (*self._lookup, *HELP_OPTIONS)
+            if opt.startswith("--") == double and opt.startswith(option)
+        )
 
     @property
     def positional(self) -> tuple[str, ...]:
