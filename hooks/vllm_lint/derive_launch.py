@@ -73,6 +73,25 @@ def derive_launch(settings: Settings, release: Release, put: Put) -> None:
     _lb_modes(settings, release, put)
     _dp_launch(settings, release, put)
     _parallel(settings, release, put)
+    _batch_and_kernels(settings, release, put)
+
+
+def _batch_and_kernels(settings: Settings, release: Release, put: Put) -> None:
+    # The token budget a LoRA + speculative launch needs: max_num_seqs * (k + 1)
+    # (0.33.0 arg_utils.py:2722); only from explicit values, the defaults hang on the GPU.
+    seqs = _int(settings, "max_num_seqs")
+    spec_tokens = settings.get("derived.spec_tokens")
+    if seqs is not None and isinstance(spec_tokens, int) and "max_num_seqs" in settings.spans:
+        put("spec_batch_tokens", seqs * (spec_tokens + 1), "max_num_seqs", "speculative_config")
+    # KernelConfig.moe_backend: --moe-backend is lower-cased with '-' as '_'
+    # (0.33.0 arg_utils.py:1844) and overrides --kernel-config's key unless it is "auto".
+    backend = settings.get("moe_backend")
+    if isinstance(backend, str) and "moe_backend" not in settings.opaque:
+        backend = backend.lower().replace("-", "_")
+    if backend in (None, "auto"):
+        backend = settings.get("kernel_config.moe_backend")
+    if isinstance(backend, str):
+        put("moe_backend", backend, "moe_backend", "kernel_config.moe_backend", "kernel_config")
 
 
 def _parallel(settings: Settings, release: Release, put: Put) -> None:
