@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib import import_module
+from typing import ClassVar, TextIO
 
 from ..model import Finding
-from . import github, json_format, markdown, sarif, text
+
+DEFAULT_ANNOTATE_LIMIT = 10
 
 Reporter = Callable[[Sequence[Finding], TextIO, "ReportContext"], None]
 
@@ -19,7 +21,7 @@ class ReportContext:
         files_checked: int,
         invocations: int,
         color: bool = False,
-        annotate_limit: int = github.DEFAULT_ANNOTATE_LIMIT,
+        annotate_limit: int = DEFAULT_ANNOTATE_LIMIT,
         workspace: str | None = None,
     ) -> None:
         self.files_checked = files_checked
@@ -29,10 +31,26 @@ class ReportContext:
         self.workspace = workspace  # paths are shown relative to it (default $GITHUB_WORKSPACE)
 
 
-REPORTERS: dict[str, Reporter] = {
-    "text": text.report,
-    "json": json_format.report,
-    "github": github.report,
-    "sarif": sarif.report,
-    "markdown": markdown.report,
-}
+class _Reporters(Mapping[str, Reporter]):
+    """Format name → reporter; a reporter's module is imported only when that format is used."""
+
+    _MODULES: ClassVar[dict[str, str]] = {
+        "text": "text",
+        "json": "json_format",
+        "github": "github",
+        "sarif": "sarif",
+        "markdown": "markdown",
+    }
+
+    def __getitem__(self, name: str) -> Reporter:
+        report: Reporter = import_module(f".{self._MODULES[name]}", __name__).report
+        return report
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._MODULES)
+
+    def __len__(self) -> int:
+        return len(self._MODULES)
+
+
+REPORTERS: Mapping[str, Reporter] = _Reporters()

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from . import ReportContext
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-DEFAULT_ANNOTATE_LIMIT = 10  # GitHub renders 10 annotations of each level per step
 
 
 def escape_data(text: str) -> str:
