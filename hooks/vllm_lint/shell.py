@@ -506,8 +506,7 @@ class Lexer:
                 return end
             return self._opaque(word, start, _matching_paren(text, i + 1))
         if text.startswith("${", i):
-            close = text.find("}", i + 2)
-            end = len(text) if close < 0 else close + 1
+            end = _brace_end(text, i + 2)
             self._braced(text[i + 2 : end - 1], start, end, word, quoted, extra)
             return end
         match = _NAME.match(text, i + 1)
@@ -680,6 +679,34 @@ class _Shifted:
         return self._inner.at(self._base + index)
 
 
+def _brace_end(text: str, k: int) -> int:
+    """The index after the `}` closing a `${` whose body starts at k (nesting and quotes
+    respected: `${A:+--env "B=${B}"}`, GitHub's `${{ x }}`)."""
+    depth = 1
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch in "'\"":
+            close = k + 1
+            while close < n and text[close] != ch:
+                close += 2 if ch == '"' and text[close] == "\\" else 1
+            k = close + 1
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        elif ch == "\n" and depth == 1:
+            return k  # an unterminated expansion ends with its line
+        k += 1
+    return n
+
+
 def _matching_paren(text: str, open_index: int) -> int:
     """The index after the `)` closing the `(` at open_index (quotes respected)."""
     depth = 0
@@ -691,8 +718,10 @@ def _matching_paren(text: str, open_index: int) -> int:
             k += 2
             continue
         if ch in "'\"" and depth > 0:
-            close = text.find(ch, k + 1)
-            k = n if close < 0 else close + 1
+            close = k + 1
+            while close < n and text[close] != ch:
+                close += 2 if ch == '"' and text[close] == "\\" else 1
+            k = close + 1
             continue
         if ch == "(":
             depth += 1

@@ -11,6 +11,12 @@ from enum import Enum
 from pathlib import PurePath
 
 YAML_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
+SHELL_SUFFIXES = frozenset({".sh", ".bash", ".zsh", ".ksh"})
+# Templated YAML by name (Helm `.tpl`, Terraform `.tftpl`, `x.yaml.tpl` for envsubst…).
+TEMPLATE_SUFFIXES = frozenset({".tpl", ".tftpl", ".tmpl", ".gotmpl", ".j2", ".jinja", ".jinja2"})
+# Dockerfile, Dockerfile.cuda, cuda.Dockerfile, Containerfile (as `identify` names them)
+_DOCKERFILE = re.compile(r"(?i)(?:(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file)")
+_SHEBANG_SHELL = re.compile(rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|z|k)?sh\b")
 
 # A vLLM config file need not say "vllm": two dashed top-level keys such as
 # `tensor-parallel-size:` make it worth a parse.
@@ -19,19 +25,49 @@ _CONFIG_KEYS = re.compile(rb"(?m)^[a-z0-9]+(?:[-_][a-z0-9]+)+[ \t]*:")
 
 class Kind(Enum):
     YAML = "yaml"
+    TEMPLATE = "template"  # YAML behind a template language: masked, then read as YAML
+    SHELL = "shell"
+    DOCKERFILE = "dockerfile"
+    UNDECIDED = "undecided"  # no suffix: a script if its first line is a shell shebang
     SKIP = "skip"
 
 
 def kind_of(path: str) -> Kind:
-    suffix = PurePath(path).suffix.lower()
+    """The reader a file needs, by its name alone."""
+    pure = PurePath(path)
+    name = pure.name
+    suffix = pure.suffix.lower()
     if suffix in YAML_SUFFIXES:
         return Kind.YAML
+    if _DOCKERFILE.fullmatch(name):
+        return Kind.DOCKERFILE
+    if suffix in SHELL_SUFFIXES:
+        return Kind.SHELL
+    if suffix in TEMPLATE_SUFFIXES:
+        return Kind.TEMPLATE
+    if not suffix and not name.startswith("."):
+        return Kind.UNDECIDED
     return Kind.SKIP
+
+
+def kind_for(path: str, data: bytes) -> Kind:
+    """`kind_of`, with an extension-less file decided by its shebang."""
+    kind = kind_of(path)
+    if kind is Kind.UNDECIDED:
+        return Kind.SHELL if is_shell_script(data) else Kind.SKIP
+    return kind
+
+
+def is_shell_script(data: bytes) -> bool:
+    first = data[: data.find(b"\n")] if b"\n" in data[:512] else data[:512]
+    return bool(_SHEBANG_SHELL.match(first))
 
 
 def worth_parsing(data: bytes) -> bool:
     """Does the file mention vLLM, or look like a vLLM config file?"""
     if b"vllm" in data or b"VLLM" in data or b"vLLM" in data:
+        return True
+    if b"engine_kwargs" in data:  # Ray Serve LLM configs need not name vLLM
         return True
     return len(_CONFIG_KEYS.findall(data, 0, 65536)) >= 2
 

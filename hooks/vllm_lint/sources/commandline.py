@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..launch import is_server_image, mentions_server
+from ..launch import mentions_server
 from ..model import Invocation, ReleaseChoice, Token
 from ..shell import ArrayValue, Value, VarValue
 from ..textpos import Positions, align_scalar
@@ -28,6 +28,7 @@ from .script import (
     launches_of,
     opaque_templates,
     release_hint,
+    server_image,
 )
 from .script import invocation as make_invocation
 
@@ -85,17 +86,20 @@ def invocations(
         return
     for k in range(1, len(words)):
         if SHELL_C.fullmatch(words[k - 1].token.text) and _is_shell_call(tokens[: k - 1]):
+            if words[k].token.text == "--" and k + 1 < len(words):
+                k += 1  # `bash -lc -- SCRIPT`: `--` ends the options
             script = words[k]
             # kubelet's `$(VAR)` is left to the lexer, which knows the literal ones
             text = str(script.node.value) if script.node is not None else script.token.text
-            if mentions_server(text) and (script.node is not None or not script.token.opaque):
+            # an opaque word keeps its source text: unknown `${X}` stay opaque when re-read
+            if mentions_server(text):
                 context = _context(yf, env, kube_vars, words[k + 1 :])
                 for launch in launches_in(text, _positions(yf, script), context):
                     yield _finish(
                         make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env)
                     )
             return
-    if not entrypoint_given and image is not None and is_server_image(image.text):
+    if not entrypoint_given and image is not None and server_image(image):
         launch = Launch(tuple(tokens), dict(env), anchor_of(tokens[:1] or [image]))
         yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
 

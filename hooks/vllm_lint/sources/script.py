@@ -39,6 +39,14 @@ _UV_VALUE_OPTIONS = frozenset(
     {"--with", "--python", "-p", "--project", "--directory", "--env-file", "--extra", "--from"}
     | {"--group", "--index", "--index-url", "--extra-index-url", "--with-requirements"}
 )
+# Images built from vLLM's Dockerfiles with the same server entrypoint: the CPU build
+# (`vllm/vllm-openai-cpu`, args-only in the corpus' workflows) and OPEA's vLLM images
+# (OPEA's chart and compose files pass them server arguments only).
+SERVER_IMAGE_VARIANTS = re.compile(
+    r"(?:^|/)vllm-openai-cpu(?:[:@]|$)"
+    r"|(?:^|/|^\$\{REGISTRY:-)opea\}?/vllm(?:-(?:gaudi|rocm|openvino))?(?:[:@]|$)"
+)
+_OPTIONAL_FLAG = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+-")
 _DOCKER = re.compile(r"(?:.*/)?(?:docker|podman|nerdctl)")
 _DOCKER_BOOL_SHORT = set("ditPq")
 _DOCKER_BOOL_LONG = frozenset(
@@ -71,6 +79,8 @@ def launches_in(text: str, positions: Positions, context: ScriptContext) -> Iter
     """Every vLLM launch of a script."""
     lexer = Lexer(text, positions, context.variables, context.kube_vars, context.exported)
     yield from _scan(lexer, 0)
+    # the next script of the same session (dstack `commands:`) sees what this one assigned
+    context.variables, context.exported = lexer.variables, lexer.exported
 
 
 def _scan(lexer: Lexer, depth: int) -> Iterator[Launch]:
@@ -89,7 +99,7 @@ def launches_of(command: Command, path: str, depth: int = 0) -> Iterator[Launch]
         program = _program(words, start, first)
         yield Launch(
             tuple(words[first:]),
-            {**command.exported, **env, **prefix_env},
+            {**command.exported, **env, **{k: _value_of(t) for k, t in prefix_env.items()}},
             anchor_of(program),
             None,
             command.conditional,
@@ -119,6 +129,17 @@ def launches_of(command: Command, path: str, depth: int = 0) -> Iterator[Launch]
         yield from _scan(inner, depth + 1)
 
 
+def _value_of(assignment: Token) -> Token:
+    """`NAME=value` → the value, spanning only itself when it is on one line."""
+    name, eq, value = assignment.text.partition("=")
+    if not eq:
+        return assignment
+    span = assignment.span
+    if span.line == span.end_line and value:
+        span = Span(span.path, span.line, span.col + len(name) + 1, span.end_line, span.end_col)
+    return Token(value, span, assignment.opaque)
+
+
 def _program(words: Sequence[Token], start: int, first: int) -> Sequence[Token]:
     """The words naming the program: `vllm serve`, `python3 -u -m <module>`."""
     k = first - 1
@@ -145,9 +166,7 @@ def _unwrap(words: Sequence[Token]) -> tuple[int, dict[str, Token]]:
     while i < len(words):
         text = words[i].text
         if "=" in text and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", text, re.S):
-            env[text.partition("=")[0]] = Token(
-                text.partition("=")[2], words[i].span, words[i].opaque
-            )
+            env[text.partition("=")[0]] = _value_of(words[i])
             i += 1
             continue
         if text in ("uv", "uvx") or (text in _LAUNCHERS and i + 1 < len(words)):
@@ -183,6 +202,8 @@ def _shell_c(words: Sequence[Token], start: int) -> int | None:
     k = i + 1
     while k < len(words) and words[k].text.startswith("-"):
         if SHELL_C.fullmatch(words[k].text):
+            if k + 1 < len(words) and words[k + 1].text == "--":
+                return k + 1  # `bash -c -- SCRIPT`
             return k
         k += 1
     return None
@@ -214,7 +235,13 @@ def _docker_run(words: Sequence[Token], start: int) -> _Docker | None:
     k += 1
     env: dict[str, Token] = {}
     entrypoint: Token | None = None
-    while k < len(words) and words[k].text.startswith("-") and not words[k].opaque:
+    while k < len(words) and (
+        (words[k].text.startswith("-") and not words[k].opaque)
+        or _OPTIONAL_FLAG.match(words[k].text)
+    ):
+        if _OPTIONAL_FLAG.match(words[k].text):  # `${X:+--env "X=$X"}`: maybe an option
+            k += 1
+            continue
         opt, eq, inline = words[k].text.partition("=")
         takes_value = not (
             opt in _DOCKER_BOOL_LONG
@@ -248,16 +275,20 @@ def _docker_run(words: Sequence[Token], start: int) -> _Docker | None:
     found = server_args(args)
     if found is not None:
         return _Docker(tuple(args[found[0] :]), env, anchor_of(run_words), image)
-    if not image.opaque and is_server_image(image.text):
-        return _Docker(tuple(args), env, anchor_of(run_words), image)
-    if image.opaque and _mentions_vllm_openai(image.text):
+    if server_image(image):
         return _Docker(tuple(args), env, anchor_of(run_words), image)
     return None
 
 
-def _mentions_vllm_openai(text: str) -> bool:
-    """`vllm/vllm-openai:${TAG}`: the repository is literal even if the tag is not."""
-    return is_server_image(re.sub(r"[:@].*", "", text) + ":x")
+def server_image(image: Token) -> bool:
+    """An image whose entrypoint is the vLLM server; `vllm/vllm-openai:${TAG}` counts, its
+    repository being literal even if the tag is not."""
+    text = image.text
+    if image.opaque:
+        text = re.sub(r"[:@].*", "", text) + ":x"
+        if "$" in text or "{" in text:
+            return False
+    return is_server_image(text) or bool(SERVER_IMAGE_VARIANTS.search(text))
 
 
 def release_hint(image: Token | None) -> ReleaseChoice | None:

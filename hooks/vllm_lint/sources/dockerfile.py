@@ -1,0 +1,361 @@
+"""Dockerfiles: the command each stage's image runs, and the vLLM release it holds.
+
+Per Docker's rules: instructions are joined across escape-char continuations (comment lines
+inside are dropped), `ENTRYPOINT`/`CMD` come in exec form (a JSON array) or shell form
+(`/bin/sh -c "…"`), a stage inherits both from the stage it is built `FROM`, and setting
+`ENTRYPOINT` clears an inherited `CMD`. A `vllm/vllm-openai` base image has the server as
+its entrypoint, so `CMD ["--model", …]` on it are server arguments; its tag, or a
+`pip install vllm==X` in the stage, gives the release. Only stages that write their own
+`ENTRYPOINT`/`CMD` are reported, so a stage is never counted twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..launch import is_server_image
+from ..model import Finding, Invocation, ReleaseChoice, Span, Token
+from ..shell import Command, Lexer, Point, Value, VarValue
+from ..textpos import FilePositions, MappedPositions
+from ..versions import from_image, normalize
+from .script import Launch, ScriptContext, anchor_of, invocation, launches_in, launches_of
+
+_DIRECTIVE = re.compile(r"#\s*([a-zA-Z]+)\s*=\s*(\S+)\s*$")
+_PIP_PIN = re.compile(
+    r"(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?<![\w.-])[\"']?vllm(?:\[[^\]]*\])?\s*===?\s*v?"
+    r"(\d+\.\d+\.\d+(?:\.post\d+)?)"
+)
+_ARG_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?")
+
+
+@dataclass
+class _Line:
+    """One instruction with its continuations joined; `points` locate each character."""
+
+    keyword: str
+    text: str  # the arguments (after the keyword)
+    points: list[Point]
+    span: Span  # of the keyword
+
+
+@dataclass
+class _Cmd:
+    words: list[Token] | None = None  # exec form
+    points: list[tuple[Point, ...]] = field(default_factory=list)
+    shell: _Line | None = None  # shell form
+    line: _Line | None = None
+
+    @property
+    def given(self) -> bool:
+        return self.words is not None or self.shell is not None
+
+
+@dataclass
+class _Stage:
+    name: str
+    image: Token | None
+    hint: ReleaseChoice | None
+    server_base: bool  # the entrypoint is the vLLM server (from a vllm-openai base)
+    entrypoint: _Cmd = field(default_factory=_Cmd)
+    cmd: _Cmd = field(default_factory=_Cmd)
+    env: dict[str, Token] = field(default_factory=dict)
+    args: dict[str, str | None] = field(default_factory=dict)
+    wrote: bool = False  # this stage has its own ENTRYPOINT or CMD
+
+
+@dataclass
+class Found:
+    invocations: list[Invocation] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def find(path: str, text: str) -> Found:
+    found = Found()
+    positions = FilePositions(path, text)
+    stages: list[_Stage] = []
+    global_args: dict[str, str | None] = {}
+    for line in _instructions(path, text, positions):
+        kw = line.keyword
+        if kw == "FROM":
+            stages.append(_from(line, stages, global_args))
+            continue
+        if kw == "ARG":
+            target = stages[-1].args if stages else global_args
+            words, assigned = _lex(line)
+            for word in words:  # `ARG NAME` without a default
+                target.setdefault(word.text, global_args.get(word.text))
+            for name, value in assigned.items():
+                target[name] = value.text if isinstance(value, Value) else None
+            continue
+        if not stages:
+            continue
+        stage = stages[-1]
+        if kw == "ENV":
+            _env(line, stage)
+        elif kw == "RUN":
+            pin = _PIP_PIN.search(line.text)
+            if pin:
+                release = normalize(pin.group(1))
+                stage.hint = ReleaseChoice(
+                    release, f"pip install vllm=={pin.group(1)} (line {line.span.line})"
+                )
+        elif kw in ("ENTRYPOINT", "CMD"):
+            command = _command(line, stage)
+            stage.wrote = True
+            if kw == "ENTRYPOINT":
+                stage.entrypoint, stage.cmd = command, _Cmd()  # ENTRYPOINT resets CMD
+                stage.server_base = False
+            else:
+                stage.cmd = command
+    base = str(Path(path).parent)
+    for stage in stages:
+        if stage.wrote:
+            for launch in _launches(path, stage):
+                origin = f"Dockerfile stage {stage.name}"
+                found.invocations.append(
+                    invocation(path, launch, origin, base, stage.image, stage.hint, stage.env)
+                )
+    return found
+
+
+# -- instructions ---------------------------------------------------------------------------
+
+
+def _instructions(path: str, text: str, positions: FilePositions) -> Iterator[_Line]:
+    escape = "\\"
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    k = 0
+    directives = True
+    heredoc: str | None = None
+    while k < len(lines):
+        raw = lines[k].rstrip("\r")
+        if heredoc is not None:
+            if raw.strip() == heredoc:
+                heredoc = None
+            k += 1
+            continue
+        stripped = raw.strip()
+        if directives:
+            match = _DIRECTIVE.match(stripped)
+            if match and match.group(1).lower() == "escape" and match.group(2) in ("`", "\\"):
+                escape = match.group(2)
+            if match:
+                k += 1
+                continue
+            directives = False
+        if not stripped or stripped.startswith("#"):
+            k += 1
+            continue
+        chars: list[str] = []
+        points: list[Point] = []
+        row = k
+        while True:
+            body = lines[row].rstrip("\r")
+            start = len(body) - len(body.lstrip()) if row != k else 0
+            cont = body.rstrip().endswith(escape)
+            end = len(body.rstrip()) - 1 if cont else len(body)
+            for col in range(start, end):
+                chars.append(body[col])
+                points.append(positions.at(offsets[row] + col))
+            row += 1
+            if not cont:
+                break
+            while row < len(lines) and (
+                not lines[row].strip() or lines[row].lstrip().startswith("#")
+            ):
+                row += 1  # comment and empty lines inside a continuation are dropped
+            if row >= len(lines):
+                break
+            chars.append(" ")
+            points.append(positions.at(offsets[row]))
+        k = row
+        joined = "".join(chars)
+        match = re.match(r"\s*(\S+)\s*", joined)
+        if not match:
+            continue
+        keyword = match.group(1).upper()
+        span = Span(
+            path,
+            *points[match.start(1)],
+            points[match.end(1) - 1][0],
+            points[match.end(1) - 1][1] + 1,
+        )
+        rest = joined[match.end() :]
+        heredoc_match = re.search(r"<<-?[\"']?([A-Za-z_][A-Za-z0-9_]*)[\"']?", rest)
+        if heredoc_match and keyword in ("RUN", "COPY", "ADD"):
+            heredoc = heredoc_match.group(1)
+        yield _Line(keyword, rest, points[match.end() :], span)
+
+
+def _positions(path: str, line: _Line) -> MappedPositions:
+    return MappedPositions(path, line.points, line.points[0] if line.points else (1, 1))
+
+
+def _words(line: _Line, variables: dict[str, VarValue] | None = None) -> list[Token]:
+    return _lex(line, variables)[0]
+
+
+def _lex(
+    line: _Line, variables: dict[str, VarValue] | None = None
+) -> tuple[list[Token], dict[str, VarValue]]:
+    """The words of an instruction, and the `NAME=value` pairs it holds (as assignments)."""
+    before = dict(variables or {})
+    lexer = Lexer(line.text, _positions(line.span.path, line), before)
+    words = [w for command in lexer.commands() for w in command.words]
+    assigned = {k: v for k, v in lexer.variables.items() if k not in before or before[k] != v}
+    return words, assigned
+
+
+def _from(line: _Line, stages: list[_Stage], global_args: dict[str, str | None]) -> _Stage:
+    words = [w for w in _words(line) if not w.text.startswith("--")]
+    image = words[0] if words else None
+    name = words[2].text if len(words) >= 3 and words[1].text.lower() == "as" else str(len(stages))
+    if image is None:
+        return _Stage(name, None, None, False)
+    text = _ARG_REF.sub(lambda m: _arg_value(m, global_args), image.text)
+    resolved = Token(text, image.span, "${" in text or "$" in text)
+    parent = next((s for s in reversed(stages) if s.name == resolved.text), None)
+    if parent is not None:  # FROM an earlier stage: inherit what it runs and holds
+        return _Stage(
+            name,
+            parent.image,
+            parent.hint,
+            parent.server_base,
+            parent.entrypoint,
+            parent.cmd,
+            dict(parent.env),
+            dict(parent.args),
+        )
+    server = not resolved.opaque and is_server_image(resolved.text)
+    hint = None
+    if server:
+        choice = from_image(resolved.text)
+        if choice is not None:
+            hint = ReleaseChoice(choice.version, f"{choice.reason} (FROM, line {line.span.line})")
+    return _Stage(name, resolved, hint, server)
+
+
+def _arg_value(match: re.Match[str], args: dict[str, str | None]) -> str:
+    value = args.get(match.group(1))
+    if value:
+        return value
+    return match.group(2) if match.group(2) is not None else match.group(0)
+
+
+def _env(line: _Line, stage: _Stage) -> None:
+    variables: dict[str, VarValue] = {
+        n: (None if t.opaque else Value(t.text)) for n, t in stage.env.items()
+    }
+    words, assigned = _lex(line, variables)
+    if words and len(words) >= 2:  # legacy `ENV NAME value words…`
+        rest = words[1:]
+        joined = " ".join(w.text for w in rest)
+        stage.env[words[0].text] = Token(joined, anchor_of(rest), any(w.opaque for w in rest))
+        return
+    for name, value in assigned.items():
+        if isinstance(value, Value) and value.points:
+            first, last = min(value.points), max(value.points)
+            span = Span(line.span.path, first[0], first[1], last[0], last[1] + 1)
+            stage.env[name] = Token(value.text, span)
+        elif isinstance(value, Value):
+            stage.env[name] = Token("", line.span)
+        else:
+            stage.env[name] = Token("", line.span, opaque=True)
+
+
+def _command(line: _Line, stage: _Stage) -> _Cmd:
+    parsed = _exec_form(line)
+    if parsed is not None:
+        words, points = parsed
+        return _Cmd(words, points, None, line)
+    return _Cmd(None, [], line, line)
+
+
+def _exec_form(line: _Line) -> tuple[list[Token], list[tuple[Point, ...]]] | None:
+    """The JSON array of an exec-form instruction, each string with its characters' places."""
+    text = line.text
+    i = len(text) - len(text.lstrip())
+    if not text[i:].startswith("["):
+        return None
+    i += 1
+    words: list[Token] = []
+    points: list[tuple[Point, ...]] = []
+    expect_value = True
+    n = len(text.rstrip())
+    while i < n:
+        ch = text[i]
+        if ch in " \t":
+            i += 1
+            continue
+        if ch == "]" and i == n - 1:
+            return words, points
+        if ch == "," and not expect_value:
+            expect_value = True
+            i += 1
+            continue
+        if ch != '"' or not expect_value:
+            return None
+        chars: list[str] = []
+        where: list[Point] = []
+        i += 1
+        while i < n and text[i] != '"':
+            if text[i] == "\\" and i + 1 < n:
+                escaped = text[i + 1]
+                mapping = {"n": "\n", "t": "\t", "/": "/", "b": "\b", "f": "\f", "r": "\r"}
+                if escaped == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2 : i + 6]):
+                    chars.append(chr(int(text[i + 2 : i + 6], 16)))
+                    where.append(line.points[i])
+                    i += 6
+                    continue
+                chars.append(mapping.get(escaped, escaped))
+                where.append(line.points[i])
+                i += 2
+                continue
+            chars.append(text[i])
+            where.append(line.points[i])
+            i += 1
+        if i >= n:
+            return None
+        quote_at = line.points[i]
+        i += 1
+        span_points = where or [quote_at]
+        first, last = min(span_points), max(span_points)
+        words.append(
+            Token("".join(chars), Span(line.span.path, first[0], first[1], last[0], last[1] + 1))
+        )
+        points.append(tuple(where))
+        expect_value = False
+    return None
+
+
+# -- launches -------------------------------------------------------------------------------
+
+
+def _launches(path: str, stage: _Stage) -> Iterator[Launch]:
+    ep, cmd = stage.entrypoint, stage.cmd
+    context = ScriptContext(
+        variables={n: (None if t.opaque else Value(t.text)) for n, t in stage.env.items()}
+    )
+    if ep.shell is not None:  # shell-form ENTRYPOINT: CMD is ignored
+        yield from launches_in(ep.shell.text, _positions(path, ep.shell), context)
+        return
+    if ep.words is not None:
+        words = list(ep.words) + list(cmd.words or [])
+        points = list(ep.points) + list(cmd.points if cmd.words is not None else [])
+        yield from launches_of(Command(tuple(words), tuple(points)), path)
+        return
+    if stage.server_base:
+        if cmd.words is not None and cmd.line is not None:
+            argv = tuple(cmd.words)
+            yield Launch(argv, {}, cmd.line.span)
+        return  # a shell-form CMD would reach the server as `/bin/sh -c …`: not judged
+    if cmd.words is not None:
+        yield from launches_of(Command(tuple(cmd.words), tuple(cmd.points)), path)
+    elif cmd.shell is not None:
+        yield from launches_in(cmd.shell.text, _positions(path, cmd.shell), context)

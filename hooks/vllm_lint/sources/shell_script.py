@@ -1,0 +1,23 @@
+"""Shell scripts (`*.sh`, `*.bash`, shebang files): every vLLM launch, in order.
+
+Variables the script assigns a literal are resolved (including arrays and `export`ed ones,
+which also become the server's environment); `docker run vllm/vllm-openai:vX …` gives the
+release from its tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..model import Invocation
+from ..textpos import FilePositions
+from .script import ScriptContext, invocation, launches_in
+
+
+def find(path: str, text: str) -> Iterator[Invocation]:
+    base = str(Path(path).parent)
+    for launch in launches_in(text, FilePositions(path, text), ScriptContext()):
+        where = "docker run" if launch.image is not None else "script"
+        line = launch.anchor.line
+        yield invocation(path, launch, f"{where} line {line}", base)
