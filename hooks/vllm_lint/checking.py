@@ -42,9 +42,15 @@ def _fallback(options: Options) -> ReleaseChoice:
 
 
 def release_for(invocation: Invocation, options: Options) -> ReleaseChoice:
-    if options.vllm_version or invocation.version_hint is None:
+    """--vllm-version, else the file's own image tag, else a pin in the repo
+    (repo_hints), else the configured default or the newest known release."""
+    if options.vllm_version:
         return _fallback(options)
-    return invocation.version_hint
+    if invocation.version_hint is not None:
+        return invocation.version_hint
+    from .repo_hints import pinned_release
+
+    return pinned_release(invocation.path, options.root) or _fallback(options)
 
 
 def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, list[Finding]]:
