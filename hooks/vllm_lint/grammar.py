@@ -66,58 +66,136 @@ class ArgvParser:
         tok = tokens[i]
         text = tok.text
         if not text.startswith("-") or text == "-" or _NUMBER.fullmatch(text) or tok.opaque:
-            if not tok.opaque and out.model is None and not text.startswith("-"):
-                out.model = tok
-                out.settings.set("model", text, tok.span)
+            if tok.opaque:
+                return i + 1
+            if out.model is None:
+                if not text.startswith("-"):
+                    out.model = tok
+                    out.settings.set("model", text, tok.span)
+            else:  # argparse has one positional (the model): the rest is refused
+                out.findings.append(flag_finding("VL011", tok.span, self.release, word=text))
             return i + 1
         if text == "--":
             return len(tokens)
         name, has_inline, inline = text.partition("=")
         if re.fullmatch(r"-O\S*", name) and self.cat.resolve("-O") is None:
             return self._optimization_level(tokens, i, name, has_inline, inline, out)
-        key, dot, subkey = name.partition(".")
+        if self.cat.features.get("dotted_json_keys", True):
+            key, dot, subkey = name.partition(".")
+        else:  # before 0.9 vLLM does not split `--json-flag.key`: argparse sees one option
+            key, dot, subkey = name, "", ""
         resolved = self.cat.resolve(key)
         if resolved is None:
+            matches = self.cat.prefix_matches(key)
+            if len(matches) > 1:
+                out.findings.append(self._ambiguous(key, matches, tok))
+                return self._skip_value(tokens, i, has_inline, out)
             spec = self.cat.abbreviation(key)
             if spec is None:
+                gone = flag_history.removal(key)
+                if gone is not None:
+                    return self._removed(tokens, i, key, gone, has_inline, inline, out)
                 out.findings.append(self._unknown(key, tok))
-                # skip a value that plainly belongs to the unknown flag
-                nxt = i + 1
-                if not has_inline and nxt < len(tokens) and not tokens[nxt].text.startswith("-"):
-                    return nxt + 1 if out.model is not None else nxt
-                return i + 1
+                return self._skip_value(tokens, i, has_inline, out)
             out.findings.append(
                 flag_finding("VL008", tok.span, self.release, written=key, flag=spec.name)
             )
             resolved = (spec, False if spec.is_bool else None)
         spec, negated = resolved
         if spec.deprecated:
-            note = spec.deprecated if isinstance(spec.deprecated, str) else ""
-            out.findings.append(flag_finding("VL003", tok.span, self.release, flag=key, note=note))
+            out.findings.append(self._deprecated(key, spec, tok))
         if spec.name == "--config":
             return self._value_flag(tokens, i, spec, has_inline, inline, out, config=True)
         if dot:
             return self._dotted(tokens, i, spec, subkey, has_inline, inline, out)
         if spec.is_bool and spec.nargs is None:
-            if has_inline:
-                value = _parse_bool(inline)
-                if value is None:
-                    out.findings.append(
-                        flag_finding(
-                            "VL004",
-                            tok.span,
-                            self.release,
-                            flag=key,
-                            value=inline,
-                            expected="no value (it is a switch)",
-                        )
-                    )
-                    return i + 1
-                self._store(spec, value != bool(negated), tok.span, out)
-            else:
-                self._store(spec, not negated, tok.span, out)
-            return i + 1
+            return self._switch(tokens, i, key, spec, bool(negated), has_inline, inline, out)
         return self._value_flag(tokens, i, spec, has_inline, inline, out)
+
+    def _switch(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        key: str,
+        spec: FlagSpec,
+        negated: bool,
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+    ) -> int:
+        """A flag that takes no value. argparse refuses `--switch=x` ("ignored explicit
+        argument"), and a `true`/`false` word after it is a stray positional ("unrecognized
+        arguments"); vLLM 0.33.0 rejects both (verified with shared/oracle)."""
+        tok = tokens[i]
+        if has_inline:
+            out.findings.append(self._switch_value(key, spec, inline, tok.span))
+            return i + 1
+        self._store(spec, not negated, tok.span, out)
+        nxt = i + 1
+        if nxt < len(tokens) and not tokens[nxt].opaque:
+            word = tokens[nxt].text
+            if _parse_bool(word) is not None:
+                out.findings.append(self._switch_value(key, spec, word, tokens[nxt].span))
+                return nxt + 1
+        return nxt
+
+    def _switch_value(self, key: str, spec: FlagSpec, value: str, span: Span) -> Finding:
+        off = next((n for n in spec.negations if n.startswith("--no-")), None)
+        off = off or (spec.negations[0] if spec.negations else None)
+        how = f"write {spec.name} alone, or {off} to turn it off" if off else f"write {key} alone"
+        return flag_finding(
+            "VL004",
+            span,
+            self.release,
+            flag=key,
+            value=value,
+            expected=f"no value (it is a switch: {how})",
+        )
+
+    def _skip_value(self, tokens: Sequence[Token], i: int, has_inline: str, out: ParsedArgs) -> int:
+        """After a flag that could not be resolved: skip a value that plainly belongs to it."""
+        nxt = i + 1
+        if not has_inline and nxt < len(tokens) and not tokens[nxt].text.startswith("-"):
+            return nxt + 1 if out.model is not None else nxt
+        return i + 1
+
+    def _removed(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        key: str,
+        gone: tuple[flag_history.Removal, bool],
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+    ) -> int:
+        """A flag of the removed/renamed table that the target's catalog lacks."""
+        row, negated = gone
+        tok = tokens[i]
+        nxt = i + 1
+        value: str | None = inline if has_inline else None
+        takes = "none" if negated else row.value
+        if not has_inline and takes != "none":
+            values, nxt = self._take_values(
+                tokens, i + 1, {"one": None, "optional": "?", "many": "+"}[takes]
+            )
+            if values:
+                opaque = any(v.opaque for v in values)
+                value = None if opaque else " ".join(v.text for v in values)
+        if not row.applies_to(self.release.version):
+            return nxt  # the release still had it (a patch older than the catalogued one)
+        out.findings.append(
+            flag_finding(
+                "VL002",
+                tok.span,
+                self.release,
+                flag=key,
+                removed_in=row.removed_in,
+                last_in=row.last_in,
+                replacement=flag_history.replacement_text(row, value, self.cat, negated),
+            )
+        )
+        return nxt
 
     def _value_flag(
         self,
@@ -292,6 +370,18 @@ class ArgvParser:
                 )
             )
             return _BAD
+        if spec.enum_match and not _enum_accepts(spec, raw):
+            out.findings.append(
+                flag_finding(
+                    "VL005",
+                    tok.span,
+                    self.release,
+                    flag=spec.name,
+                    value=raw,
+                    choices=_enum_choices(spec),
+                )
+            )
+            return _BAD
         allowed = _allowed_values(spec)
         if allowed is not None and str(value) not in allowed and raw not in allowed:
             out.findings.append(
@@ -339,10 +429,35 @@ class ArgvParser:
         )
 
     def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Finding:
+        """VL006 where pydantic forbids extra keys (vLLM refuses to start), VL012 where it
+        drops them silently (before 0.16 for most config classes: the key has no effect)."""
         keys = list(spec.json_keys or ())
         close = difflib.get_close_matches(key, keys, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        return flag_finding("VL006", span, self.release, flag=spec.name, key=key, hint=hint)
+        rule = "VL012" if spec.json_extra == "ignore" else "VL006"
+        return flag_finding(rule, span, self.release, flag=spec.name, key=key, hint=hint)
+
+    def _ambiguous(self, written: str, matches: list[str], tok: Token) -> Finding:
+        return flag_finding(
+            "VL010",
+            tok.span,
+            self.release,
+            flag=written,
+            matches=", ".join(matches),
+        )
+
+    def _deprecated(self, written: str, spec: FlagSpec, tok: Token) -> Finding:
+        note = spec.deprecated if isinstance(spec.deprecated, str) else ""
+        note = " ".join(note.replace("[DEPRECATED]", "").split())
+        note = "" if note.lower() in ("", "deprecated") else f": {note}"
+        gone = flag_history.removal(spec.name)
+        if gone is not None and gone[0].removed_in:
+            row = gone[0]
+            note += (
+                f" (vLLM {row.removed_in} removes it; "
+                f"{flag_history.replacement_text(row, None, self.cat)})"
+            )
+        return flag_finding("VL003", tok.span, self.release, flag=written, note=note)
 
 
 class _Bad:
@@ -351,6 +466,23 @@ class _Bad:
 
 
 _BAD: Any = _Bad()
+
+
+def _enum_accepts(spec: FlagSpec, raw: str) -> bool:
+    """Whether vLLM's own lookup takes `raw` for an Enum-typed flag (see FlagSpec.enum_match)."""
+    if spec.enum_match == "name_upper":
+        names = spec.enum_names or ()
+        return raw.upper() in names or raw.lower() in spec.enum_extra
+    if spec.enum_match == "value":
+        return raw in {str(v) for v in spec.enum_values or ()}
+    return True
+
+
+def _enum_choices(spec: FlagSpec) -> str:
+    if spec.enum_match == "name_upper":
+        words = [*(spec.enum_names or ()), *spec.enum_extra]
+        return ", ".join(words) + " (in any case)"
+    return ", ".join(str(v) for v in spec.enum_values or ())
 
 
 def _allowed_values(spec: FlagSpec) -> set[str] | None:
