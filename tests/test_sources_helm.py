@@ -75,11 +75,11 @@ def test_production_stack_renders_like_its_template(tmp_path: Path) -> None:
     assert [t.text for t in llama.argv if t.opaque] == ["<container port>"]
     assert llama.env["VLLM_LOGGING_LEVEL"].text == "DEBUG"
     assert words(ray)[4:] == [
-        ("--distributed-executor-backend", 39, 5),
-        ("ray", 39, 5),
-        ("--enable-prefix-caching", 42, 7),
-        ("--pipeline-parallel-size", 43, 7),
-        ("2", 43, 29),
+        ("--distributed-executor-backend", 29, 5),
+        ("ray", 29, 5),
+        ("--enable-prefix-caching", 32, 7),
+        ("--pipeline-parallel-size", 33, 7),
+        ("2", 33, 29),
     ]
 
 
