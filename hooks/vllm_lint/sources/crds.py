@@ -189,7 +189,7 @@ def _vllm_runtime(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     port = _field(runtime, "port")
     b.flag("--host", where)
     b.flag("0.0.0.0", where)
-    b.flag("--port", port[0] if port else where)
+    b.flag("--port", key_node(port[0], "port") if port else where)
     if port is not None:
         b.value(port[1])
     else:
