@@ -60,33 +60,48 @@ def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
         folder = folder.parent
 
 
-@lru_cache(maxsize=1024)
-def _pins_in(folder: Path, top: Path) -> tuple[tuple[str, str], ...]:
+def _pins_in(folder: Path, top: Path) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     try:
         entries = sorted(p for p in folder.iterdir() if p.is_file())
     except OSError:
-        return ()
+        return found
     for entry in entries:
-        name = entry.name
-        low = name.lower()
-        if low.startswith(("requirements", "constraints")) and low.endswith((".txt", ".in")):
-            patterns = [_REQUIREMENT]
-        elif low == "pyproject.toml":
-            patterns = [_PEP621, _POETRY]
-        elif _DOCKERFILE.fullmatch(name):
-            patterns = [_FROM, _PIP]
-        else:
-            continue
-        text = _read(entry, top)
-        if text is None:
-            continue
-        for pattern in patterns:
-            for match in pattern.finditer(text):
-                version = next(g for g in match.groups() if g)
-                line = text.count("\n", 0, match.start()) + 1
-                shown = _shown(entry, top)
-                found.append((normalize(version), f"{shown}:{line}"))
+        patterns = _patterns(entry.name)
+        if patterns:
+            try:
+                stat = entry.stat()
+            except OSError:
+                continue
+            found += _file_pins(entry, stat.st_mtime_ns, stat.st_size, top, patterns)
+    return found
+
+
+def _patterns(name: str) -> tuple[re.Pattern[str], ...]:
+    low = name.lower()
+    if low.startswith(("requirements", "constraints")) and low.endswith((".txt", ".in")):
+        return (_REQUIREMENT,)
+    if low == "pyproject.toml":
+        return (_PEP621, _POETRY)
+    if _DOCKERFILE.fullmatch(name):
+        return (_FROM, _PIP)
+    return ()
+
+
+@lru_cache(maxsize=1024)
+def _file_pins(
+    entry: Path, _mtime: int, _size: int, top: Path, patterns: tuple[re.Pattern[str], ...]
+) -> tuple[tuple[str, str], ...]:
+    """The pins of one file (cached while the file is unchanged)."""
+    text = _read(entry, top)
+    if text is None:
+        return ()
+    found = []
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            version = next(g for g in match.groups() if g)
+            line = text.count("\n", 0, match.start()) + 1
+            found.append((normalize(version), f"{_shown(entry, top)}:{line}"))
     return tuple(found)
 
 
