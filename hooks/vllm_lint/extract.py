@@ -78,10 +78,15 @@ def _template(path: str, text: str, config_catalog: Catalog) -> Extracted:
                 "(one rendering: every `if` taken)"
             )
             found.findings.append(problem(path, "VL905", what, masked.first_line))
-        else:
+        elif _mentions_launch(text):  # e.g. `command: {{ toYaml .Values.command }}`
             what = f"{name} template: no vLLM launch is visible before rendering; not checked"
             found.findings.append(problem(path, "VL903", what, masked.first_line))
     return found
+
+
+def _mentions_launch(text: str) -> bool:
+    """A template that names the server or its image (not a helper that names vLLM)."""
+    return any(m in text for m in ("vllm serve", "api_server", "vllm-openai", "engine_kwargs"))
 
 
 def _read(yf: yamlsrc.YamlFile, config_catalog: Catalog) -> Extracted:

@@ -27,6 +27,8 @@ ARG_VARIABLES = ("VLLM_ADDITIONAL_ARGS",)
 
 
 def find(yf: YamlFile, found: Sequence[Invocation]) -> Iterator[Invocation]:
+    if not any(name in yf.text for name in ARG_VARIABLES):
+        return
     for document in yf.documents:
         kind = text_of(get(document, "kind")) or "object"
         name = text_of(get(get(document, "metadata"), "name")) or "?"

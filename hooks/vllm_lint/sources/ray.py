@@ -40,6 +40,8 @@ _NESTED_KEYS = frozenset({"serveConfigV2", "serveConfig"})
 
 
 def find(yf: YamlFile, cat: Catalog) -> Iterator[Invocation]:
+    if not any(key in yf.text for key in _KWARG_KEYS):
+        return  # no walk for files that cannot hold engine keyword arguments
     for document in yf.documents:
         yield from _in(yf, document, cat)
 

@@ -237,6 +237,8 @@ def _configmap(yf: YamlFile, document: Any) -> Iterator[Invocation]:
 
 def _ci_scripts(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     """GitLab CI jobs (`script:` lists), Tekton steps and Argo script templates."""
+    if not any(f"{key}:" in yf.text for key in _SCRIPT_KEYS):
+        return
     for node in walk(document):
         if not is_mapping(node) or get(node, "containers") is not None:
             continue
