@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import run_cli, write
+from conftest import CORPUS, run_cli, write
 from vllm_lint import catalog, versions
 from vllm_lint.catalog import FlagSpec
 from vllm_lint.engine import check_command_line
@@ -335,6 +335,11 @@ def test_abbreviations() -> None:
     assert (ambiguous.rule, ambiguous.severity.label) == ("VL010", "error")
     # the -h/--help of every argparse parser takes part: --h is ambiguous, --hel is --help
     assert _rules("m --h", "0.33.0") == ["VL010"]
+    # a removed flag that became a prefix of newer ones: ambiguous, and say why it is gone
+    device = _only("m --device cuda", "0.34.0")
+    assert device.rule == "VL010"
+    assert "--device itself was removed in vLLM 0.10.0" in device.message
+    assert _rules("m --device cuda", "0.20.2") == ["VL002"]
 
 
 # -- VL011: the one positional -----------------------------------------------------------------
@@ -471,3 +476,80 @@ def test_table_row_agrees_with_the_catalogs(flag: str) -> None:
         target = catalog.catalog_for(row["removed_in"]).flags[replacement["flag"]]
         if "key" in replacement and target.json_keys is not None:
             assert replacement["key"] in target.json_keys
+
+
+# -- the known-broken flags of the real-world corpus (shared/reference/corpus-notes.md §5) ------
+
+# (file, flag as written there, {release: the rule at each place it is written, or None})
+BROKEN_IN_CORPUS: list[tuple[str, str, dict[str, str | None]]] = [
+    # llmaz's speculative-decoding preset (chart default image v0.7.3)
+    ("llmaz/test_config_backends_vllm.yaml", "--speculative_model",
+     {"0.8.2": None, "0.8.3": "VL002", "0.34.0": "VL002"}),
+    ("llmaz/test_config_backends_vllm.yaml", "--num_speculative_tokens",
+     {"0.8.2": None, "0.8.3": "VL002", "0.34.0": "VL002"}),
+    ("llmaz/vllm.yaml", "--speculative_model", {"0.8.2": None, "0.8.3": "VL002"}),
+    ("ai-infra-summit/docker-compose.vllm.yaml", "--enable-reasoning",
+     {"0.8.5": None, "0.9.2": "VL003", "0.10.0": "VL002", "0.34.0": "VL002"}),
+    ("kubeai/deepseek-r1-mi300x.yaml", "--num-scheduler-steps",
+     {"0.10.0": None, "0.10.1": "VL002", "0.34.0": "VL002"}),
+    ("kubeai/deepseek-r1-mi300x.yaml", "--max-seq-len-to-capture",
+     {"0.10.2": None, "0.11.0": "VL002"}),
+    # a BooleanOptionalAction from 0.8.5 on: `=false` is "ignored explicit argument"
+    ("kubeai/deepseek-r1-mi300x.yaml", "--enable-chunked-prefill",
+     {"0.8.5": "VL004", "0.34.0": "VL004"}),
+    ("kubeai/values.yaml", "--swap-space", {"0.17.1": None, "0.18.0": "VL002"}),
+    ("kubeai/values.yaml", "--disable-log-requests",
+     {"0.16.0": "VL003", "0.17.0": "VL002", "0.32.0": "VL002", "0.33.0": None}),
+    ("opea-genaicomps/compose.yaml", "--swap-space", {"0.17.1": None, "0.18.0": "VL002"}),
+    ("opea-genaicomps/compose.yaml", "--num-scheduler-steps",
+     {"0.10.0": None, "0.10.1": "VL002"}),
+    ("opea-genaicomps/compose.yaml", "--disable-log-requests",
+     {"0.17.0": "VL002", "0.33.0": None}),
+    ("opea-genaiinfra/rocm-values.yaml", "--swap-space", {"0.17.1": None, "0.18.0": "VL002"}),
+    ("opea-genaiinfra/rocm-values.yaml", "--num-scheduler-steps",
+     {"0.10.0": None, "0.10.1": "VL002"}),
+    ("opea-genaicomps/gaudi-values.yaml", "--max-seq-len-to-capture",
+     {"0.10.2": None, "0.11.0": "VL002"}),
+    ("kserve/llmisvc_config_prefix_cache.yaml", "--disable-log-requests",
+     {"0.16.0": "VL003", "0.17.0": "VL002", "0.33.0": None}),
+    # vLLM's own example: `args: ["serve", "Qwen/…"]` on an image whose entrypoint is
+    # `vllm serve` makes `serve` the model and the real model a stray word
+    ("vllm/k8s-monitoring-vllm-deployment.yaml", "Qwen/Qwen3-235B-A22B", {"0.34.0": "VL011"}),
+    ("vllm/k8s-monitoring-vllm-deployment.yaml", "--log-requests", {"0.34.0": "VL001"}),
+]  # fmt: skip
+
+
+def _places(path: Path, written: str) -> list[tuple[int, int]]:
+    """(line, column) of every place `written` stands as a word outside a comment."""
+    places = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.lstrip().startswith("#"):
+            continue
+        for match in re.finditer(re.escape(written) + r"(?=[=\"'\s,\]]|$)", line):
+            places.append((number, match.start() + 1))
+    return places
+
+
+def _corpus_cases() -> list[Any]:
+    return [
+        pytest.param(path, written, release, rule, id=f"{path}:{written}@{release}")
+        for path, written, by_release in BROKEN_IN_CORPUS
+        for release, rule in by_release.items()
+    ]
+
+
+@pytest.mark.parametrize(("path", "written", "release", "rule"), _corpus_cases())
+def test_known_broken_corpus_flags(path: str, written: str, release: str, rule: str | None) -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"no corpus at {CORPUS}")
+    places = _places(CORPUS / path, written)
+    assert places, f"{written} is not written in {path}"
+    run = run_cli("--format", "json", "--vllm-version", release, path, cwd=CORPUS)
+    assert not run.err, run.err
+    found = [f for f in run.findings() if f["rule"] in GRAMMAR_RULES | {"VL003"}]
+    for line, col in places:
+        here = [f for f in found if (f["line"], f["col"]) == (line, col)]
+        if rule is None:
+            assert not here, (line, here)
+        else:
+            assert [f["rule"] for f in here] == [rule], (line, col, here)

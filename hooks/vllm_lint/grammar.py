@@ -438,12 +438,21 @@ class ArgvParser:
         return flag_finding(rule, span, self.release, flag=spec.name, key=key, hint=hint)
 
     def _ambiguous(self, written: str, matches: list[str], tok: Token) -> Finding:
+        note = ""
+        gone = flag_history.removal(written)
+        if gone is not None and gone[0].applies_to(self.release.version):
+            row = gone[0]
+            note = (
+                f"; {row.flag} itself was removed in vLLM {row.removed_in}: "
+                f"{flag_history.replacement_text(row, None, self.cat, gone[1])}"
+            )
         return flag_finding(
             "VL010",
             tok.span,
             self.release,
             flag=written,
             matches=", ".join(matches),
+            note=note,
         )
 
     def _deprecated(self, written: str, spec: FlagSpec, tok: Token) -> Finding:
