@@ -36,30 +36,42 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 DEFAULT_PYTHON = Path("/tmp/vllm-lint-bench/vllm-lint/bin/python")
 
-# (module, attribute, depth in the printed tree). Missing ones are skipped: the package changes.
+# (modules, attribute, depth in the printed tree): the first of the `|`-separated modules that
+# has the attribute is used; missing ones are skipped, as the package changes.
 STAGES: tuple[tuple[str, str, int], ...] = (
     ("vllm_lint.cli", "main", 0),
-    ("vllm_lint.config", "discover", 1),
+    ("vllm_lint.cli", "_configuration", 1),
+    ("vllm_lint.config", "discover", 2),
+    ("vllm_lint.rules", "use_extra_rules", 2),
     ("vllm_lint.collect", "expand", 1),
     ("vllm_lint.engine", "lint_paths", 1),
     ("vllm_lint.config", "Config.excludes", 2),
     ("vllm_lint.engine", "lint_file", 2),
     ("vllm_lint.sniff", "worth_parsing", 3),
-    ("vllm_lint.extract", "extract", 3),
-    ("vllm_lint.yamlsrc", "load", 4),
-    ("vllm_lint.sources.kubernetes", "find", 4),
-    ("vllm_lint.sources.compose", "find", 4),
-    ("vllm_lint.sources.vllm_config", "find", 4),
-    ("vllm_lint.engine", "check", 3),
-    ("vllm_lint.engine", "settings_for", 4),
-    ("vllm_lint.catalog", "_catalog", 5),
-    ("vllm_lint.grammar", "ArgvParser.parse", 5),
-    ("vllm_lint.engine", "_fill_defaults", 5),
-    ("vllm_lint.derive", "derive", 5),
-    ("vllm_lint.rules", "evaluate", 4),
-    ("vllm_lint.rules", "builtin_rules", 5),
-    ("vllm_lint.rules", "_matches", 5),
-    ("vllm_lint.catalog", "known_releases", 3),
+    ("vllm_lint.checking|vllm_lint.engine", "check_file", 3),
+    ("vllm_lint.extract", "extract", 4),
+    ("vllm_lint.yamlsrc", "load", 5),
+    ("vllm_lint.sources.kubernetes", "find", 5),
+    ("vllm_lint.sources.compose", "find", 5),
+    ("vllm_lint.sources.helm_values", "find", 5),
+    ("vllm_lint.sources.crds", "find", 5),
+    ("vllm_lint.sources.ray", "find", 5),
+    ("vllm_lint.sources.run_blocks", "find", 5),
+    ("vllm_lint.sources.env_args", "find", 5),
+    ("vllm_lint.sources.vllm_config", "find", 5),
+    ("vllm_lint.extract", "_settle", 5),
+    ("vllm_lint.extract", "_duplicate_keys", 5),
+    ("vllm_lint.yamlsrc", "walk", 5),
+    ("vllm_lint.checking|vllm_lint.engine", "check", 4),
+    ("vllm_lint.checking|vllm_lint.engine", "settings_for", 5),
+    ("vllm_lint.catalog", "_catalog", 6),
+    ("vllm_lint.grammar", "ArgvParser.parse", 6),
+    ("vllm_lint.checking|vllm_lint.engine", "_fill_defaults", 6),
+    ("vllm_lint.derive", "derive", 6),
+    ("vllm_lint.rules", "evaluate", 5),
+    ("vllm_lint.rules", "builtin_rules", 6),
+    ("vllm_lint.rules", "_matches", 6),
+    ("vllm_lint.catalog", "known_releases", 4),
     ("vllm_lint.engine", "reported", 1),
     ("vllm_lint.suppress", "apply", 2),
     ("vllm_lint.reporters.text", "report", 1),
@@ -128,10 +140,13 @@ def _import_all() -> float:
     return time.perf_counter() - start
 
 
-def _install(module_name: str, attr: str) -> Timer | None:
+def _install(module_names: str, attr: str) -> tuple[str, Timer] | None:
     """Replace the function everywhere the package holds a reference to it."""
-    module = sys.modules.get(module_name)
-    if module is None:
+    for module_name in module_names.split("|"):
+        module = sys.modules.get(module_name)
+        if module is not None and attr.split(".")[0] in vars(module):
+            break
+    else:
         return None
     owner: Any = module
     *path, name = attr.split(".")
@@ -154,7 +169,7 @@ def _install(module_name: str, attr: str) -> Timer | None:
                     for k, v in list(value.items()):
                         if v is original:
                             value[k] = wrapped
-    return timer
+    return module_name, timer
 
 
 def inner_stages(paths: Sequence[str]) -> None:
@@ -165,7 +180,9 @@ def inner_stages(paths: Sequence[str]) -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         main(list(paths))
     result: dict[str, Any] = {"imports": imports}
-    result.update({k: [t.total, t.calls] for k, t in timers.items() if t is not None})
+    for key, found in timers.items():
+        if found is not None:
+            result[key] = [found[1].total, found[1].calls, found[0]]
     print(json.dumps(result))
 
 
@@ -322,8 +339,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if key not in samples[0]:
             continue
         ms = statistics.median(s[key][0] for s in samples) * 1000
-        calls = samples[0][key][1]
-        name = f"{'  ' * depth}{'↳ ' if depth else ''}`{module.removeprefix('vllm_lint.')}.{attr}`"
+        calls, where = samples[0][key][1], samples[0][key][2]
+        name = f"{'  ' * depth}{'↳ ' if depth else ''}`{where.removeprefix('vllm_lint.')}.{attr}`"
         lines.append(f"| {name} | {ms:.1f} | {ms / (total * 1000) * 100:.0f}% | {calls} |")
 
     # 3. cProfile
