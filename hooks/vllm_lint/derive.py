@@ -47,8 +47,11 @@ def derive(settings: Settings) -> None:
     labels: dict[str, str] = {}
 
     def put(name: str, value: Any, *sources: str, defaulted: bool = False) -> None:
-        derived[name] = value
         path = f"derived.{name}"
+        if any(settings.is_opaque(source) for source in sources):
+            settings.opaque.add(path)  # computed from a value nobody can read: no rule uses it
+            return
+        derived[name] = value
         for source in sources:
             if source in spans and source not in settings.defaulted:
                 spans[path] = spans[source]
@@ -70,6 +73,8 @@ def derive(settings: Settings) -> None:
     elif isinstance(diffusion, dict) and isinstance(diffusion.get("canvas_length"), int):
         count = diffusion["canvas_length"]
         put("spec", count > 0, "diffusion_config")
+    elif settings.is_opaque("speculative_config") or settings.is_opaque("diffusion_config"):
+        settings.opaque.add("derived.spec")
     else:
         derived["spec"] = False
     if isinstance(count, int) and not isinstance(count, bool):

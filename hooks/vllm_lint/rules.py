@@ -286,8 +286,10 @@ def evaluate(settings: Settings) -> list[Finding]:
     release = settings.release.version
     extra = [r for r in _extra_rules if r.rejects is not None and r.applies_to(release)]
     for rule in (*rules_for(release), *extra):
-        if any(settings.has(p) and p in settings.opaque for p in rule.flags):
+        if any(settings.is_opaque(p) for p in rule.flags):
             continue  # never judge a value the linter could not read
+        if settings.partial and any(p in settings.defaulted for p in rule.flags):
+            continue  # unreadable flags (`$EXTRA_ARGS`) may have changed that default
         if _matches(rule, settings.document):
             finding = _finding(rule, settings)
             if finding is not None:

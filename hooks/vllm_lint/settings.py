@@ -36,6 +36,7 @@ class Settings:
     defaulted: set[str] = field(default_factory=set)
     opaque: set[str] = field(default_factory=set)  # paths set to something unknowable
     labels: dict[str, str] = field(default_factory=dict)  # how to name a derived path to users
+    partial: bool = False  # unreadable words stood where flags go: defaults are not trusted
 
     def label(self, path: str) -> str:
         if path in self.labels:
@@ -51,6 +52,14 @@ class Settings:
 
     def has(self, path: str) -> bool:
         return lookup(self.document, path, _MISSING) is not _MISSING
+
+    def is_opaque(self, path: str) -> bool:
+        """Whether the value at `path`, or a JSON flag that holds it, could not be read."""
+        while path:
+            if path in self.opaque:
+                return True
+            path = path.rpartition(".")[0]
+        return False
 
     def span(self, path: str) -> Span | None:
         """Where a path was written; a key inside a JSON flag falls back to the flag."""
