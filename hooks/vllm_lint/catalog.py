@@ -10,6 +10,7 @@ Stdlib only and cheap to import: the linter imports this on every run.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Mapping
@@ -108,6 +109,7 @@ class Catalog:
     _lookup: Mapping[str, tuple[FlagSpec, bool | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _options: tuple[str, ...] = field(default=(), compare=False, repr=False)  # sorted, with -h
 
     def resolve(self, option: str) -> tuple[FlagSpec, bool | None] | None:
         """Exact lookup of an option as written (without ``=value``).
@@ -148,11 +150,14 @@ class Catalog:
         if not option.startswith("-") or option in self._lookup:
             return []
         double = option.startswith("--")
-        return sorted(
-            opt
-            for opt in (*self._lookup, *HELP_OPTIONS)
-            if opt.startswith("--") == double and opt.startswith(option)
-        )
+        options = self._options
+        found = []
+        for opt in options[bisect.bisect_left(options, option) :]:
+            if not opt.startswith(option):
+                break  # sorted: the options with this prefix are contiguous
+            if opt.startswith("--") == double:
+                found.append(opt)
+        return found
 
     @property
     def positional(self) -> tuple[str, ...]:
@@ -243,6 +248,7 @@ def _catalog(release: str) -> Catalog:
         flags=MappingProxyType(specs),
         features=MappingProxyType(features),
         _lookup=MappingProxyType(lookup),
+        _options=tuple(sorted({*lookup, *HELP_OPTIONS})),
     )
 
 

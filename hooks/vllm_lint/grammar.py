@@ -14,10 +14,11 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from . import flag_history
-from .catalog import Catalog, FlagSpec
+from .catalog import Catalog, FlagSpec, catalog_for
 from .model import Finding, ReleaseChoice, Span, Token
 from .rules import flag_finding
 from .settings import Settings
@@ -67,6 +68,10 @@ class ArgvParser:
         text = tok.text
         if not text.startswith("-") or text == "-" or _NUMBER.fullmatch(text) or tok.opaque:
             if tok.opaque:
+                if out.model is None and not text.startswith("-"):
+                    out.model = tok  # `$(MODEL)`: the model, whatever it is
+                else:  # `$EXTRA_ARGS`: flags nobody can read may override any default
+                    out.settings.partial = True
                 return i + 1
             if out.model is None:
                 if not text.startswith("-"):
@@ -90,7 +95,7 @@ class ArgvParser:
             if len(matches) > 1:
                 out.findings.append(self._ambiguous(key, matches, tok))
                 return self._skip_value(tokens, i, has_inline, out)
-            spec = self.cat.abbreviation(key)
+            spec = self.cat.abbreviation(key) if matches else None
             if spec is None:
                 gone = flag_history.removal(key)
                 if gone is not None:
@@ -416,16 +421,12 @@ class ArgvParser:
     # -- findings ---------------------------------------------------------------------------
 
     def _unknown(self, written: str, tok: Token) -> Finding:
-        names = list(self.cat.flags)
-        close = difflib.get_close_matches(written.replace("_", "-"), names, n=1, cutoff=0.75)
-        hint = f"; did you mean {close[0]}?" if close else ""
-        history = flag_history.describe(written.replace("_", "-"), self.release.version)
         return flag_finding(
             "VL001",
             tok.span,
             self.release,
             flag=written,
-            hint=hint + (f" ({history})" if history else ""),
+            hint=_unknown_hint(self.cat.release, written.replace("_", "-"), self.release.version),
         )
 
     def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Finding:
@@ -467,6 +468,16 @@ class ArgvParser:
                 f"{flag_history.replacement_text(row, None, self.cat)})"
             )
         return flag_finding("VL003", tok.span, self.release, flag=written, note=note)
+
+
+@lru_cache(maxsize=4096)
+def _unknown_hint(catalogued: str, flag: str, release: str) -> str:
+    """The "did you mean" from the same catalog and when the flag existed; cached, so a
+    file that repeats an unknown flag pays for the search once."""
+    close = difflib.get_close_matches(flag, list(catalog_for(catalogued).flags), n=1, cutoff=0.75)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    history = flag_history.describe(flag, release)
+    return hint + (f" ({history})" if history else "")
 
 
 class _Bad:
