@@ -340,6 +340,10 @@ def test_abbreviations() -> None:
     assert device.rule == "VL010"
     assert "--device itself was removed in vLLM 0.10.0" in device.message
     assert _rules("m --device cuda", "0.20.2") == ["VL002"]
+    # 0.28.0 oracle: the only --device* flag is --device-ids, so argparse reads --device as it
+    # and fails on "Non-integer device ID 'cuda'": the removed flag is the news
+    misread = _only("m --device cuda", "0.28.0")
+    assert misread.rule == "VL002" and "vLLM 0.28.0 reads it as --device-ids" in misread.message
 
 
 # -- VL011: the one positional -----------------------------------------------------------------

@@ -96,10 +96,13 @@ class ArgvParser:
                 out.findings.append(self._ambiguous(key, matches, tok))
                 return self._skip_value(tokens, i, has_inline, out)
             spec = self.cat.abbreviation(key) if matches else None
+            gone = flag_history.removal(key)
+            if gone is not None and (spec is None or gone[0].applies_to(self.release.version)):
+                # a removed flag; argparse may read it as the abbreviation of a newer one
+                # (0.28.0 oracle: `--device cuda` -> --device-ids "Non-integer device ID")
+                misread = f"; vLLM {self.release.version} reads it as {spec.name}" if spec else ""
+                return self._removed(tokens, i, key, gone, has_inline, inline, out, misread)
             if spec is None:
-                gone = flag_history.removal(key)
-                if gone is not None:
-                    return self._removed(tokens, i, key, gone, has_inline, inline, out)
                 out.findings.append(self._unknown(key, tok))
                 return self._skip_value(tokens, i, has_inline, out)
             out.findings.append(
@@ -173,6 +176,7 @@ class ArgvParser:
         has_inline: str,
         inline: str,
         out: ParsedArgs,
+        note: str = "",
     ) -> int:
         """A flag of the removed/renamed table that the target's catalog lacks."""
         row, negated = gone
@@ -197,7 +201,7 @@ class ArgvParser:
                 flag=key,
                 removed_in=row.removed_in,
                 last_in=row.last_in,
-                replacement=flag_history.replacement_text(row, value, self.cat, negated),
+                replacement=flag_history.replacement_text(row, value, self.cat, negated) + note,
             )
         )
         return nxt
