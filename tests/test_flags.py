@@ -16,7 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import CORPUS, run_cli, write
-from vllm_lint import catalog, versions
+from vllm_lint import catalog, rules, versions
 from vllm_lint.catalog import FlagSpec
 from vllm_lint.engine import check_command_line
 from vllm_lint.model import Finding
@@ -557,3 +557,35 @@ def test_known_broken_corpus_flags(path: str, written: str, release: str, rule: 
             assert not here, (line, here)
         else:
             assert [f["rule"] for f in here] == [rule], (line, col, here)
+
+
+# -- the examples each flag rule shows in its documentation (`vllm-lint explain VL002`) ----------
+
+
+def _flag_rule_examples() -> list[Any]:
+    cases = []
+    for rule in rules.builtin_rules():
+        if rule.rejects is not None or not rule.id.startswith("VL0"):
+            continue
+        for verdict in ("fail", "pass"):
+            for n, example in enumerate(rule.examples.get(verdict, [])):
+                for release in example["releases"]:
+                    cases.append(
+                        pytest.param(
+                            rule.id, verdict, example["argv"], release,
+                            id=f"{rule.id}-{verdict}{n}-{release}",
+                        )
+                    )  # fmt: skip
+    return cases
+
+
+def test_every_flag_rule_has_examples_both_ways() -> None:
+    for rule in rules.builtin_rules():
+        if rule.id.startswith("VL0"):
+            assert rule.examples.get("fail") and rule.examples.get("pass"), rule.id
+
+
+@pytest.mark.parametrize(("rule_id", "verdict", "argv", "release"), _flag_rule_examples())
+def test_flag_rule_example(rule_id: str, verdict: str, argv: str, release: str) -> None:
+    fired = [f.rule for f in check_command_line(argv, release) if f.rule == rule_id]
+    assert bool(fired) == (verdict == "fail"), (rule_id, verdict, argv, release)
