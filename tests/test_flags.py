@@ -354,6 +354,7 @@ def test_extra_positional_words() -> None:
     assert _rules("m extra", "0.33.0") == ["VL011"]
     # args of an image whose entrypoint is already `vllm serve`: `serve` becomes the model
     assert _rules("serve Qwen/Qwen3-8B --max-model-len 4096", "0.33.0") == ["VL011"]
+    assert "the model (here 'serve')" in _only("serve Qwen/Qwen3-8B", "0.33.0").message
     assert _rules("m --max-model-len 4096 --enforce-eager", "0.33.0") == []
 
 

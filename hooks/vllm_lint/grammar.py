@@ -78,7 +78,9 @@ class ArgvParser:
                     out.model = tok
                     out.settings.set("model", text, tok.span)
             else:  # argparse has one positional (the model): the rest is refused
-                out.findings.append(flag_finding("VL011", tok.span, self.release, word=text))
+                out.findings.append(
+                    flag_finding("VL011", tok.span, self.release, word=text, model=out.model.text)
+                )
             return i + 1
         if text == "--":
             return len(tokens)
