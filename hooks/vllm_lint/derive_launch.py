@@ -17,7 +17,7 @@ Put = Callable[..., None]
 Release = tuple[int, int, int]
 
 
-def env_int_bool(settings: Settings, name: str) -> bool | None:
+def env_int_bool(settings: Settings, name: str, default: bool = False) -> bool | None:
     """`bool(int(os.getenv(NAME, "0")))`, as vllm/envs.py reads most switches.
 
     None when the variable is opaque or not an integer (vLLM itself would stop with a
@@ -28,7 +28,7 @@ def env_int_bool(settings: Settings, name: str) -> bool | None:
         return None
     value = settings.get(path)
     if value is None:
-        return False
+        return default
     try:
         return bool(int(str(value)))
     except ValueError:
@@ -72,10 +72,104 @@ def derive_launch(settings: Settings, release: Release, put: Put) -> None:
     _serve_mode(settings, release, put)
     _lb_modes(settings, release, put)
     _dp_launch(settings, release, put)
+    _multi_port(settings, release, put)
     _parallel(settings, release, put)
     _batch_and_kernels(settings, release, put)
     _structured_outputs(settings, release, put)
     _hisparse(settings, put)
+    _v1_engine(settings, release, put)
+
+
+def _v1_unsupported(settings: Settings, release: Release) -> tuple[str, str] | None:
+    """The first flag-decided feature EngineArgs._is_v1_supported_oracle (0.8.5-0.11.0)
+    refuses, as (vLLM's feature name, the flag's path); features that hang on the model or the
+    GPU (dtype, task, architecture, KV-cache dtype, compute capability) are not judged."""
+
+    def get(path: str, default: object = None) -> object:
+        value = settings.get(path)
+        return default if value is None else value
+
+    checks: list[tuple[bool, str, str]] = []
+    load_format = get("load_format")
+    refused = ("tensorizer", "sharded_state") if release < (0, 9, 0) else ("sharded_state",)
+    if release < (0, 11, 0):
+        checks.append((load_format in refused, f"--load_format {load_format}", "load_format"))
+    pattern = get("logits_processor_pattern")
+    checks.append((pattern is not None, "--logits-processor-pattern", "logits_processor_pattern"))
+    if release < (0, 11, 0):
+        checks += [
+            (get("preemption_mode") is not None, "--preemption-mode", "preemption_mode"),
+            (
+                get("disable_async_output_proc") is True,
+                "--disable-async-output-proc",
+                "disable_async_output_proc",
+            ),
+        ]
+    if release < (0, 9, 2):
+        policy = get("scheduling_policy", "fcfs")
+        checks.append((policy != "fcfs", "--scheduling-policy", "scheduling_policy"))
+    if release < (0, 10, 1):
+        steps = get("num_scheduler_steps", 1)
+        checks.append((steps != 1, "--num-scheduler-steps", "num_scheduler_steps"))
+    if release < (0, 11, 0):
+        delay = get("scheduler_delay_factor", 0.0)
+        checks.append((delay != 0.0, "--scheduler-delay-factor", "scheduler_delay_factor"))
+    if release < (0, 10, 0):
+        adapter = get("enable_prompt_adapter") is True
+        checks.append((adapter, "--enable-prompt-adapter", "enable_prompt_adapter"))
+    if (0, 9, 0) <= release < (0, 11, 0):
+        embeds = get("enable_prompt_embeds") is True
+        checks.append((embeds, "--enable-prompt-embeds", "enable_prompt_embeds"))
+    partial = get("max_num_partial_prefills", 1) != 1 or get("max_long_partial_prefills", 1) != 1
+    checks.append((partial, "Concurrent Partial Prefill", "max_num_partial_prefills"))
+    if release < (0, 10, 2):
+        traces = bool(get("otlp_traces_endpoint") or get("collect_detailed_traces"))
+        checks.append((traces, "--otlp-traces-endpoint", "otlp_traces_endpoint"))
+    if release < (0, 10, 0):
+        method = get("speculative_config.method")
+        allowed = {"ngram", "[ngram]", "eagle", "eagle3"}
+        if release >= (0, 9, 0):
+            allowed |= {"medusa", "deepseek_mtp"}
+        spec = isinstance(method, str) and method not in allowed
+        checks.append((spec, "Speculative Decoding", "speculative_config"))
+    pp = _int(settings, "pipeline_parallel_size") or 1
+    backend = get("distributed_executor_backend")
+    if release < (0, 9, 0):
+        pp_ok: tuple[object, ...] = ("ray",)
+        name = "Pipeline Parallelism without Ray distributed executor"
+    else:
+        pp_ok = ("ray", "mp", "external_launcher", *((None,) if release >= (0, 9, 1) else ()))
+        name = (
+            "Pipeline Parallelism without Ray distributed executor or multiprocessing"
+            " executor or external launcher"
+        )
+    checks.append((pp > 1 and backend not in pp_ok, name, "pipeline_parallel_size"))
+    for refused_here, feature, path in checks:
+        if path in settings.opaque:
+            return None
+        if refused_here:
+            return feature, path
+    return None
+
+
+def _v1_engine(settings: Settings, release: Release, put: Put) -> None:
+    """V1 or V0 (0.8.5-0.11.0 create_engine_config): VLLM_USE_V1=1 forces V1 and refuses
+    unsupported features; unset, vLLM falls back to V0 on the first one; =0 forces V0."""
+    if release >= (0, 11, 1) or "env.VLLM_USE_V1" in settings.opaque:
+        return
+    env = settings.get("env.VLLM_USE_V1")
+    forced = env_int_bool(settings, "VLLM_USE_V1") if env is not None else None
+    if env is not None and forced is None:
+        return  # not an integer: vLLM stops on the variable itself
+    found = _v1_unsupported(settings, release)
+    if found is not None:
+        put("v1_unsupported_feature", found[0], found[1])
+    if forced is not None:
+        put("v1_forced", forced, "env.VLLM_USE_V1")
+    engine_v0 = forced is False or (forced is None and found is not None)
+    if engine_v0:
+        sources = ("env.VLLM_USE_V1", found[1]) if found else ("env.VLLM_USE_V1",)
+        put("engine_v0", True, *sources)
 
 
 def _structured_outputs(settings: Settings, release: Release, put: Put) -> None:
@@ -133,6 +227,20 @@ def _batch_and_kernels(settings: Settings, release: Release, put: Put) -> None:
     spec_tokens = settings.get("derived.spec_tokens")
     if seqs is not None and isinstance(spec_tokens, int) and "max_num_seqs" in settings.spans:
         put("spec_batch_tokens", seqs * (spec_tokens + 1), "max_num_seqs", "speculative_config")
+    # Which Ray executor --distributed-executor-backend ray gets, and whether it supports async
+    # scheduling: RayDistributedExecutor does not; RayExecutorV2 (a MultiprocExecutor) does.
+    # VLLM_USE_RAY_V2_EXECUTOR_BACKEND picks V2 in 0.20 (default 0) and 0.21-0.32 (default 1);
+    # 0.33 has V2 only (v1/executor/abstract.py get_class).
+    if release >= (0, 19, 0):
+        if release < (0, 20, 0):
+            v2: bool | None = False
+        elif release < (0, 33, 0):
+            name = "VLLM_USE_RAY_V2_EXECUTOR_BACKEND"
+            v2 = env_int_bool(settings, name, default=release >= (0, 21, 0))
+        else:
+            v2 = True
+        if v2 is not None:
+            put("ray_executor_async", v2, "env.VLLM_USE_RAY_V2_EXECUTOR_BACKEND")
     # KernelConfig.moe_backend: --moe-backend is lower-cased with '-' as '_'
     # (0.33.0 arg_utils.py:1844) and overrides --kernel-config's key unless it is "auto".
     backend = settings.get("moe_backend")
@@ -283,6 +391,27 @@ def _dp_launch(settings: Settings, release: Release, put: Put) -> None:
     put("dp_external_lb", external, *lb_sources, "data_parallel_size_local")
     put("dp_rank", rank_eff, "data_parallel_rank", "data_parallel_start_rank", "node_rank")
     put("dp_hybrid_lb", hybrid, "data_parallel_hybrid_lb", "data_parallel_start_rank")
+
+
+def _multi_port(settings: Settings, release: Release, put: Put) -> None:
+    """The ranks and ports --data-parallel-multi-port-external-lb hands its children
+    (0.22+ dp_supervisor.py: infer_multi_port_external_lb_start_rank and the port check)."""
+    if release < (0, 22, 0) or settings.get("data_parallel_multi_port_external_lb") is not True:
+        return
+    local = _int(settings, "data_parallel_size_local")
+    if local is None or any(
+        p in settings.opaque for p in ("data_parallel_start_rank", "node_rank", "port")
+    ):
+        return
+    start = _int(settings, "data_parallel_start_rank")
+    if start is None:
+        start = (_int(settings, "node_rank") or 0) * local
+    sources = ("data_parallel_start_rank", "node_rank", "data_parallel_size_local")
+    put("multi_port_start_rank", start, *sources)
+    put("multi_port_rank_end", start + local, *sources)
+    port = _int(settings, "port")
+    if port is not None:
+        put("multi_port_last_port", port + local - 1, "port", "data_parallel_size_local")
 
 
 def _lb_modes(settings: Settings, release: Release, put: Put) -> None:
