@@ -45,7 +45,11 @@ def release_for(invocation: Invocation, options: Options) -> ReleaseChoice:
     """--vllm-version, else the file's own image tag, else a pin in the repo
     (repo_hints), else the configured default or the newest known release."""
     if options.vllm_version:
-        return _fallback(options)
+        forced = _fallback(options)
+        pinned = invocation.version_hint
+        if pinned is not None and pinned.version != forced.version:  # the upgrade check
+            return ReleaseChoice(forced.version, f"--vllm-version (the file pins {pinned.version})")
+        return forced
     if invocation.version_hint is not None:
         return invocation.version_hint
     from .repo_hints import pinned_release

@@ -118,6 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return EXIT_ERROR
+    except BrokenPipeError:  # `vllm-lint … | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FINDINGS
     except Exception as exc:  # never a traceback for users; VLLM_LINT_DEBUG=1 shows it
         if os.environ.get("VLLM_LINT_DEBUG"):
             raise
