@@ -18,6 +18,7 @@ job (prefilter, parse, find invocations, parse argv per release, evaluate every 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shlex
@@ -25,6 +26,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -79,19 +81,36 @@ class BenchError(Exception):
 # -- running one process --------------------------------------------------------------------
 
 
+# Runs one command and writes [wall, cpu, peak RSS KiB, exit code] to the file named first.
+# A child's ru_maxrss includes the RSS of the process it was forked from, up to its exec (Linux
+# records the old mm's high-water mark at exec): forked straight from this script, which holds
+# 20,000 paths, every tool would seem to need tens of MiB more. This small launcher is the
+# parent instead, and it is smaller than any Python tool it starts.
+LAUNCHER = """
+import json, os, subprocess, sys, time
+result, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+proc = subprocess.Popen(argv)
+_pid, status, usage = os.wait4(proc.pid, 0)
+wall = time.perf_counter() - start
+with open(result, "w") as fh:
+    json.dump([wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
+               os.waitstatus_to_exitcode(status)], fh)
+"""
+
+
 def run_once(argv: Sequence[str], cwd: Path, capture: bool) -> tuple[Sample, str]:
     """One child process: wall time, CPU time and peak RSS from its own rusage."""
     sink = subprocess.PIPE if capture else subprocess.DEVNULL
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT)
-    output = proc.stdout.read().decode("utf-8", "replace") if proc.stdout is not None else ""
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.stdout is not None:
-        proc.stdout.close()
-    sample = Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode)
-    return sample, output
+    with tempfile.NamedTemporaryFile(suffix=".json") as result:
+        launch = [sys.executable, "-c", LAUNCHER, result.name, *argv]
+        done = subprocess.run(launch, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT, check=False)
+        try:
+            wall, cpu, rss, code = json.loads(Path(result.name).read_text())
+        except (OSError, ValueError):
+            raise BenchError(f"could not run {argv[0]} (launcher exit {done.returncode})") from None
+    output = done.stdout.decode("utf-8", "replace") if done.stdout is not None else ""
+    return Sample(wall, cpu, rss, code), output
 
 
 def measure(cases: Sequence[tuple[Timing, Sequence[str], Path]], runs: int) -> None:
