@@ -78,6 +78,45 @@ def derive_launch(settings: Settings, release: Release, put: Put) -> None:
     _structured_outputs(settings, release, put)
     _hisparse(settings, put)
     _v1_engine(settings, release, put)
+    _model_runner_features(settings, release, put)
+
+
+def _model_runner_features(settings: Settings, release: Release, put: Put) -> None:
+    """Flag-decided entries of the lists VllmConfig._validate_v2_model_runner (0.20-0.33) and
+    _validate_v1_model_runner (0.29-0.33) refuse, in vLLM's order and wording; entries that
+    hang on the model (hybrid, diffusion, logits processors, drafts) are not judged."""
+    pcp = (_int(settings, "prefill_context_parallel_size") or 1) > 1
+    pp = (_int(settings, "pipeline_parallel_size") or 1) > 1
+    launcher = settings.get("distributed_executor_backend") == "external_launcher"
+    v2: list[tuple[str, str]] = []
+    if (0, 20, 0) <= release < (0, 29, 0) and pcp:
+        v2.append(("prefill context parallelism", "prefill_context_parallel_size"))
+    if (0, 24, 0) <= release < (0, 34, 0) and pp and launcher:
+        v2.append(("pipeline parallelism with external_launcher", "pipeline_parallel_size"))
+    if (0, 20, 0) <= release < (0, 30, 0) and settings.get("enable_dbo") is True:
+        v2.append(("dual batch overlap", "enable_dbo"))
+    if (0, 24, 0) <= release < (0, 32, 0) and settings.get("enable_elastic_ep") is True:
+        v2.append(("elastic expert parallelism", "enable_elastic_ep"))
+    if (0, 20, 0) <= release < (0, 30, 0) and settings.get("kv_sharing_fast_prefill") is True:
+        v2.append(("KV sharing fast prefill", "kv_sharing_fast_prefill"))
+    if v2:
+        put("v2_runner_unsupported", ", ".join(f for f, _ in v2), *(p for _, p in v2))
+    v1: list[tuple[str, str]] = []
+    if (0, 29, 0) <= release < (0, 34, 0):
+        spec = settings.get("speculative_config")
+        spec = spec if isinstance(spec, dict) else {}
+        if pcp:
+            v1.append(("prefill context parallel", "prefill_context_parallel_size"))
+        if release >= (0, 31, 0) and pp and settings.get("async_scheduling") is True:
+            v1.append(("pipeline parallelism with async scheduling", "async_scheduling"))
+        if spec.get("method") == "dspark":
+            v1.append(("dspark speculative decoding", "speculative_config"))
+        if spec.get("enable_adaptive_verification") is True:
+            v1.append(("adaptive draft verification", "speculative_config"))
+        if settings.get("enable_batch_sharded_sampling") is True:
+            v1.append(("batch-sharded sampling", "enable_batch_sharded_sampling"))
+    if v1:
+        put("v1_runner_unsupported", ", ".join(f for f, _ in v1), *(p for _, p in v1))
 
 
 def _v1_unsupported(settings: Settings, release: Release) -> tuple[str, str] | None:
