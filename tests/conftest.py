@@ -20,6 +20,25 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus" / "real-world"
 
+# A Deployment that vLLM 0.28.0 refuses at startup: --use-replayssm with speculative decoding
+# (line 12: --use-replayssm, line 13: --speculative-config).
+BAD_DEPLOYMENT = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: nemotron}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.28.0
+          args:
+            - nvidia/NVIDIA-Nemotron-Nano-9B-v2
+            - --use-replayssm
+            - --speculative-config
+            - '{"method":"ngram","num_speculative_tokens":3}'
+"""
+
 
 @dataclass
 class Run:

@@ -24,28 +24,13 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, run_cli, write
 
 pytestmark = pytest.mark.skipif(
     shutil.which("git") is None or shutil.which("bash") is None, reason="needs git and bash"
 )
 
-BAD = """
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: nemotron}
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.28.0
-          args:
-            - nvidia/NVIDIA-Nemotron-Nano-9B-v2
-            - --use-replayssm
-            - --speculative-config
-            - '{"method":"ngram","num_speculative_tokens":3}'
-"""
 FIXED = BAD.replace("            - --use-replayssm\n", "")
 _EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 

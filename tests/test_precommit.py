@@ -10,24 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, write
-
-BAD = """
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: nemotron}
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.28.0
-          args:
-            - nvidia/NVIDIA-Nemotron-Nano-9B-v2
-            - --use-replayssm
-            - --speculative-config
-            - '{"method":"ngram","num_speculative_tokens":3}'
-"""
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

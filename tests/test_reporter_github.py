@@ -8,26 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BAD_DEPLOYMENT as BAD
 from conftest import run_cli, write
 from vllm_lint.model import Finding, Related, Severity, Span
 from vllm_lint.reporters import ReportContext, github
 
-BAD = """
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: nemotron}
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.28.0
-          args:
-            - nvidia/NVIDIA-Nemotron-Nano-9B-v2
-            - --use-replayssm
-            - --speculative-config
-            - '{"method":"ngram","num_speculative_tokens":3}'
-"""
 # A flag whose name carries every character that must be escaped, and a forged command
 # (YAML double quotes turn the \\r\\n into CR LF; the name ends at the `=`).
 HOSTILE_ARG = '"--bogus%0A,:\\r\\n::error file=forged.yaml::pwned"'

@@ -10,27 +10,12 @@ from urllib.parse import unquote
 import pytest
 from jsonschema import Draft7Validator
 
+from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, SHARED, run_cli, write
 from vllm_lint import rules
 
 SCHEMA = SHARED / "reference" / "sarif-schema-2.1.0.json"
 
-BAD = """
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: nemotron}
-spec:
-  template:
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.28.0
-          args:
-            - nvidia/NVIDIA-Nemotron-Nano-9B-v2
-            - --use-replayssm
-            - --speculative-config
-            - '{"method":"ngram","num_speculative_tokens":3}'
-"""
 
 
 @pytest.fixture(scope="module")

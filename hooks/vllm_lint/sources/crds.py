@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from ..launch import server_args
-from ..model import Invocation, ReleaseChoice, Token
+from ..model import Invocation, Token
 from ..yamlsrc import (
     YamlFile,
     get,
@@ -34,7 +33,8 @@ from ..yamlsrc import (
     token,
 )
 from .chart_argv import ArgvBuilder, has_key, key_node, truthy
-from .script import release_hint
+from .kubernetes import env_list
+from .script import yaml_invocation
 
 
 def find(yf: YamlFile) -> Iterator[Invocation]:
@@ -52,28 +52,6 @@ def find(yf: YamlFile) -> Iterator[Invocation]:
         elif is_mapping(get(document, "catalog")):
             for name, _k, entry in items(get(document, "catalog")):
                 yield from _kubeai(yf, entry, name, f"KubeAI models chart catalog.{name}")
-
-
-def _invocation(
-    yf: YamlFile,
-    argv: list[Token],
-    origin: str,
-    anchor: Any,
-    image: Token | None = None,
-    env: dict[str, Token] | None = None,
-    hint: ReleaseChoice | None = None,
-) -> Invocation:
-    return Invocation(
-        path=yf.path,
-        argv=tuple(argv),
-        env=env or {},
-        origin=origin,
-        image=image,
-        version_hint=hint or release_hint(image),
-        base_dir=str(Path(yf.path).parent),
-        partial=any(t.opaque for t in argv),
-        anchor=span(yf, anchor),
-    )
 
 
 def _env_mapping(yf: YamlFile, node: Any) -> dict[str, Token]:
@@ -102,7 +80,7 @@ def _kubeai(yf: YamlFile, spec: Any, name: str, origin: str) -> Iterator[Invocat
     if truthy(get(spec, "adapters")):
         b.flag("--enable-lora", key_node(spec, "adapters"))
     anchor = key_node(spec, "args") or key_node(spec, "engine")
-    yield _invocation(yf, b.words, origin, anchor, env=_env_mapping(yf, get(spec, "env")))
+    yield yaml_invocation(yf, b.words, origin, anchor, env=_env_mapping(yf, get(spec, "env")))
 
 
 # -- llmaz ----------------------------------------------------------------------------------
@@ -126,14 +104,14 @@ def _llmaz(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     if is_sequence(legacy):
         sets += [(text_of(get(c, "name")) or "?", get(c, "flags")) for c in legacy.value]
     name = text_of(get(get(document, "metadata"), "name")) or "?"
-    env = _env_list(yf, get(spec, "envs") or get(spec, "env"))
+    env = env_list(yf, get(spec, "envs") or get(spec, "env"))
     for config_name, args in sets:
         argv = list(words[found[0] :])
         if is_sequence(args):
             argv += [token(yf, item) for item in args.value if is_scalar(item)]
         anchor = key_node(spec, "command") or command  # the launch words, shared by each config
         origin = f"llmaz BackendRuntime/{name} config {config_name}"
-        yield _invocation(yf, argv, origin, anchor, image, env)
+        yield yaml_invocation(yf, argv, origin, anchor, image, env)
 
 
 def _llmaz_image(yf: YamlFile, spec: Any) -> Token | None:
@@ -144,20 +122,6 @@ def _llmaz_image(yf: YamlFile, spec: Any) -> Token | None:
     if text_of(version):
         text = f"{text}:{text_of(version)}"
     return Token(text, token(yf, image).span, opaque="{{" in text)
-
-
-def _env_list(yf: YamlFile, node: Any) -> dict[str, Token]:
-    env: dict[str, Token] = {}
-    if not is_sequence(node):
-        return env
-    for entry in node.value:
-        name = text_of(get(entry, "name"))
-        value = get(entry, "value")
-        if name is not None and is_scalar(value) and text_of(value) is not None:
-            env[name] = token(yf, value)
-        elif name is not None:
-            env[name] = Token("", span(yf, entry), opaque=True)
-    return env
 
 
 # -- production-stack operator ----------------------------------------------------------------
@@ -239,11 +203,11 @@ def _vllm_runtime(yf: YamlFile, document: Any) -> Iterator[Invocation]:
         b.flag(json.dumps({"kv_connector": connector, "kv_role": "kv_both"}), where_lm)
     if v1 is not None:
         env["VLLM_USE_V1"] = Token("1" if v1_on else "0", span(yf, key_node(v1[0], "v1")))
-    env.update(_env_list(yf, get(config, "env")))
+    env.update(env_list(yf, get(config, "env")))
     image = _runtime_image(yf, spec)
     name = text_of(get(get(document, "metadata"), "name")) or "?"
     anchor = key_node(spec, "model") or key_node(spec, "vllmConfig") or spec
-    yield _invocation(yf, b.words, f"production-stack VLLMRuntime/{name}", anchor, image, env)
+    yield yaml_invocation(yf, b.words, f"production-stack VLLMRuntime/{name}", anchor, image, env)
 
 
 def _runtime_image(yf: YamlFile, spec: Any) -> Token | None:

@@ -19,11 +19,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from ..launch import server_args
-from ..model import Invocation, ReleaseChoice, Token
+from ..model import Invocation, Token
 from ..yamlsrc import (
     YamlFile,
     get,
@@ -37,7 +36,8 @@ from ..yamlsrc import (
 )
 from .chart_argv import ArgvBuilder, go_value, has_key, key_node, truthy
 from .commandline import Word, invocations
-from .script import release_hint
+from .kubernetes import env_list
+from .script import yaml_invocation
 
 _SERVER_SCRIPT = re.compile(r"(?:.*/)?api_server\.py")
 
@@ -51,45 +51,6 @@ def find(yf: YamlFile) -> Iterator[Invocation]:
         yield from _llm_d_modelservice(yf, document)
         yield from _opea(yf, document)
         yield from _redhat_vllm_kserve(yf, document)
-
-
-def _invocation(
-    yf: YamlFile,
-    argv: list[Token],
-    origin: str,
-    anchor: Any,
-    image: Token | None = None,
-    env: dict[str, Token] | None = None,
-    hint: ReleaseChoice | None = None,
-) -> Invocation:
-    return Invocation(
-        path=yf.path,
-        argv=tuple(argv),
-        env=env or {},
-        origin=origin,
-        image=image,
-        version_hint=hint or release_hint(image),
-        base_dir=str(Path(yf.path).parent),
-        partial=any(t.opaque for t in argv),
-        anchor=span(yf, anchor),
-    )
-
-
-def _env_list(yf: YamlFile, node: Any) -> dict[str, Token]:
-    """A container-style `env:` list (literal values only; others are opaque)."""
-    env: dict[str, Token] = {}
-    if not is_sequence(node):
-        return env
-    for entry in node.value:
-        name = text_of(get(entry, "name"))
-        if name is None:
-            continue
-        value = get(entry, "value")
-        if is_scalar(value) and text_of(value) is not None:
-            env[name] = token(yf, value)
-        else:
-            env[name] = Token("", span(yf, entry), opaque=True)
-    return env
 
 
 def _image(yf: YamlFile, repository: Any, tag: Any) -> Token | None:
@@ -112,7 +73,7 @@ def _production_stack(yf: YamlFile, document: Any) -> Iterator[Invocation]:
         return
     if has_key(spec, "enableEngine") and not truthy(get(spec, "enableEngine")):
         return
-    engine_env = _env_list(yf, get(spec, "env"))
+    engine_env = env_list(yf, get(spec, "env"))
     for item in specs.value:
         if not is_mapping(item):
             continue
@@ -129,7 +90,7 @@ def _production_stack(yf: YamlFile, document: Any) -> Iterator[Invocation]:
             argv, env = _stack_deployment(yf, item)
             origin = f"production-stack modelSpec {name}"
         anchor = key_node(item, "modelURL") or item
-        yield _invocation(yf, argv, origin, anchor, image, {**engine_env, **env})
+        yield yaml_invocation(yf, argv, origin, anchor, image, {**engine_env, **env})
 
 
 def _stack_head(b: ArgvBuilder, item: Any) -> None:
@@ -198,7 +159,7 @@ def _stack_deployment(yf: YamlFile, item: Any) -> tuple[list[Token], dict[str, T
     if truthy(get(item, "chatTemplate")):
         b.flag("--chat-template", key_node(item, "chatTemplate"))
         b.value(get(item, "chatTemplate"), f"/templates/{go_value(get(item, 'chatTemplate'))}")
-    env.update(_env_list(yf, get(item, "env")))
+    env.update(env_list(yf, get(item, "env")))
     return b.words, env
 
 
@@ -268,7 +229,7 @@ def _stack_ray(yf: YamlFile, item: Any) -> tuple[list[Token], dict[str, Token]]:
     if truthy(get(item, "chatTemplate")):
         b.flag("--chat-template", key_node(item, "chatTemplate"))
         b.value(get(item, "chatTemplate"))
-    return b.words, _env_list(yf, get(item, "env"))
+    return b.words, env_list(yf, get(item, "env"))
 
 
 # -- vLLM's own chart ---------------------------------------------------------------------
@@ -281,7 +242,7 @@ def _vllm_chart(yf: YamlFile, document: Any) -> Iterator[Invocation]:
         return
     words = [Word(token(yf, item), item) for item in command.value if is_scalar(item)]
     image_token = _image(yf, get(image, "repository"), get(image, "tag"))
-    env = _env_list(yf, get(document, "env"))
+    env = env_list(yf, get(document, "env"))
     found = invocations(yf, words, env, image_token, "vLLM chart image.command", True)
     yield from found
 
@@ -309,7 +270,9 @@ def _llm_d_modelservice(yf: YamlFile, document: Any) -> Iterator[Invocation]:
             image = token(yf, image_node) if is_scalar(image_node) and text_of(image_node) else None
             origin = f"llm-d-modelservice {role} ({mode})"
             anchor = container  # the chart renders the whole container entry
-            yield _invocation(yf, argv, origin, anchor, image, _env_list(yf, get(container, "env")))
+            yield yaml_invocation(
+                yf, argv, origin, anchor, image, env_list(yf, get(container, "env"))
+            )
 
 
 def _llm_d_args(
@@ -410,7 +373,7 @@ def _opea_one(yf: YamlFile, values: Any, prefix: str) -> Iterator[Invocation]:
     for name, _k, value in items(get(values, "env")):
         if is_scalar(value) and text_of(value) is not None:
             env[name] = token(yf, value)
-    yield _invocation(
+    yield yaml_invocation(
         yf, b.words, f"OPEA vllm chart {prefix}extraCmdArgs", anchor, image_token, env
     )
 
@@ -439,8 +402,8 @@ def _redhat_vllm_kserve(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     b.items(get(model, "args"))
     image = get(document, "image")
     image_token = _image(yf, get(image, "repository"), get(image, "tag"))
-    env = {**_env_list(yf, get(runtime, "env")), **_env_list(yf, get(model, "env"))}
+    env = {**env_list(yf, get(runtime, "env")), **env_list(yf, get(model, "env"))}
     anchor = key_node(runtime, "command")
-    yield _invocation(
+    yield yaml_invocation(
         yf, b.words, "vllm-kserve chart servingRuntime + model.args", anchor, image_token, env
     )

@@ -40,8 +40,12 @@ def find(yf: YamlFile) -> Iterator[Invocation]:
 
 def container_env(yf: YamlFile, container: Any) -> dict[str, Token]:
     """Literal env values as tokens; values from secrets, fields or config maps are opaque."""
+    return env_list(yf, get(container, "env"))
+
+
+def env_list(yf: YamlFile, entries: Any) -> dict[str, Token]:
+    """A container-style `env:` list of `{name, value}` (or `valueFrom`, which is opaque)."""
     env: dict[str, Token] = {}
-    entries = get(container, "env")
     if not is_sequence(entries):
         return env
     for entry in entries.value:

@@ -345,3 +345,30 @@ def node_value(yf: Any, node: Any) -> Value:
     text = str(node.value)
     positions = scalar_positions(yf, node)
     return Value(text, tuple(positions.at(k) for k in range(len(text))))
+
+
+def yaml_invocation(
+    yf: Any,
+    argv: Sequence[Token],
+    origin: str,
+    anchor: Any,
+    image: Token | None = None,
+    env: dict[str, Token] | None = None,
+    hint: ReleaseChoice | None = None,
+) -> Invocation:
+    """A launch that a YAML structure (chart values, an operator resource) stands for."""
+    from pathlib import Path
+
+    from ..yamlsrc import span
+
+    return Invocation(
+        path=yf.path,
+        argv=tuple(argv),
+        env=env or {},
+        origin=origin,
+        image=image,
+        version_hint=hint or release_hint(image),
+        base_dir=str(Path(yf.path).parent),
+        partial=any(t.opaque for t in argv),
+        anchor=span(yf, anchor),
+    )
