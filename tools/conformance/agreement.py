@@ -1,0 +1,124 @@
+"""Judge a recorded verdict with vllm-lint: do the linter and vLLM agree?
+
+vLLM rejects ⇔ vllm-lint reports an error, or a warning of a rule whose verdict hangs on a
+model default the command line does not state (a rule with `assumes`). vLLM accepts ⇔ no
+error. Info findings never count.
+
+To say which rule a refusal belongs to, vLLM's message is matched against each rule's
+`vllm_error` for the release (placeholders match anything), and argparse's messages against
+the argv-grammar checks (VL001-VL009). That attribution only labels the per-rule table and
+the "same reason" count; agreement itself is the verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from vllm_lint import rules
+from vllm_lint.engine import check_command_line
+from vllm_lint.model import Finding, Severity
+
+from .verdicts import Verdict
+
+# argparse's and pydantic's own wording, for the argv-grammar checks (flags.json)
+_GRAMMAR_MESSAGES = (
+    (re.compile(r"unrecognized arguments"), "VL001"),
+    (re.compile(r"ambiguous option"), "VL001"),
+    (re.compile(r"invalid choice"), "VL005"),
+    (re.compile(r"invalid \S+ value|ignored explicit argument|invalid value"), "VL004"),
+    (re.compile(r"expected one argument|expected at least one argument"), "VL009"),
+    (re.compile(r"Extra inputs are not permitted|unexpected keyword argument"), "VL006"),
+    (re.compile(r"Invalid JSON|JSONDecodeError|Expecting (value|property name)"), "VL007"),
+)
+# linter ids that answer the same vLLM refusal
+_SAME = {"VL002": "VL001"}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: Verdict
+    findings: tuple[Finding, ...]
+    linter: str  # "error", "hedge" (model-default warning) or "clean"
+    vllm_rule: str | None  # the rule vLLM's refusal matches, if any
+
+    @property
+    def agrees(self) -> bool:
+        if self.verdict.accepted:
+            return self.linter != "error"
+        return self.linter in ("error", "hedge")
+
+    @property
+    def linter_rules(self) -> tuple[str, ...]:
+        """Rules the linter raised at error level (or as a model-default warning)."""
+        return tuple(
+            sorted(
+                {
+                    _SAME.get(f.rule, f.rule)
+                    for f in self.findings
+                    if f.severity is Severity.ERROR or _hedges(f)
+                }
+            )
+        )
+
+    @property
+    def same_reason(self) -> bool:
+        """vLLM refused, and the linter names the rule vLLM's message belongs to."""
+        return (
+            not self.verdict.accepted
+            and self.vllm_rule is not None
+            and self.vllm_rule in self.linter_rules
+        )
+
+
+def _hedges(finding: Finding) -> bool:
+    if finding.severity is not Severity.WARNING:
+        return False
+    entries = rules.by_id().get(finding.rule, [])
+    return any(entry.assumes for entry in entries)
+
+
+def judge(verdict: Verdict) -> Judgement:
+    case = verdict.case
+    findings = tuple(check_command_line(case.line, case.release, case.env_dict))
+    if any(f.severity is Severity.ERROR for f in findings):
+        linter = "error"
+    elif any(_hedges(f) for f in findings):
+        linter = "hedge"
+    else:
+        linter = "clean"
+    rule = None if verdict.accepted else attribute(verdict.error, case.release)
+    return Judgement(verdict, findings, linter, rule)
+
+
+def judge_all(verdicts: Iterable[Verdict]) -> list[Judgement]:
+    return [judge(v) for v in verdicts]
+
+
+def attribute(message: str, release: str) -> str | None:
+    """The rule whose vLLM error text vLLM's message is, for this release."""
+    for pattern, rule_id in _message_patterns(release):
+        if pattern.search(message):
+            return rule_id
+    for pattern, rule_id in _GRAMMAR_MESSAGES:
+        if pattern.search(message):
+            return rule_id
+    return None
+
+
+@cache
+def _message_patterns(release: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    patterns = []
+    for rule in rules.builtin_rules():
+        if rule.rejects is None or not rule.applies_to(release):
+            continue
+        text = rule.vllm_error_for(release)
+        if text:
+            parts = re.split(r"\{[A-Za-z0-9_.]+\}", text)
+            regex = ".*?".join(re.escape(p) for p in parts)
+            patterns.append((re.compile(regex), rule.id))
+    # the longest texts first: a message that contains a shorter rule's text is the longer one
+    patterns.sort(key=lambda item: -len(item[0].pattern))
+    return tuple(patterns)
