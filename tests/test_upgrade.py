@@ -28,8 +28,7 @@ BREAKS_ON_0_34 = {
     ("deploy/reasoning.yaml", 25, "VL002", "--swap-space was removed in vLLM 0.18.0"),
     # silently ignored by 0.15.1 (pydantic's default), refused from 0.16.0 (@config forbids)
     ("deploy/speculative.yaml", 14, "VL006", "did you mean 'prompt_lookup_max'?"),
-    ("deploy/speculative.yaml", 15, "VL002", "--logits-processor-pattern was removed in vLLM 0.17.0"),
-    ("deploy/speculative.yaml", 17, "VL002", "--disable-frontend-multiprocessing was removed"),
+    ("deploy/speculative.yaml", 15, "VL002", "--disable-frontend-multiprocessing was removed"),
 }  # fmt: skip
 # 0.17-0.32 lack --disable-log-requests; 0.33 accepts it again (--enable-log-requests' negation)
 BREAKS_ON_0_20 = BREAKS_ON_0_34 | {
@@ -113,7 +112,6 @@ def test_fixing_what_it_lists_makes_the_repo_pass(upgrade_repo: Path) -> None:
     reasoning.write_text(text, encoding="utf-8")
     spec = upgrade_repo / "deploy" / "speculative.yaml"
     text = spec.read_text(encoding="utf-8").replace("prompt_lookup_mx", "prompt_lookup_max")
-    text = text.replace('        - --logits-processor-pattern\n        - "mypkg\\\\..*"\n', "")
     text = text.replace("        - --disable-frontend-multiprocessing\n", "")
     spec.write_text(text, encoding="utf-8")
     code, found = _found(upgrade_repo, "--vllm-version", "0.34.0")
