@@ -286,6 +286,9 @@ def evaluate(settings: Settings) -> list[Finding]:
     release = settings.release.version
     extra = [r for r in _extra_rules if r.rejects is not None and r.applies_to(release)]
     for rule in (*rules_for(release), *extra):
+        if not any(p not in settings.defaulted and settings.span(p) for p in rule.flags):
+            continue  # nothing the file wrote takes part: a finding would have no line (and
+            # `_finding` would drop it), so the schema need not run
         if any(settings.is_opaque(p) for p in rule.flags):
             continue  # never judge a value the linter could not read
         if settings.partial and any(p in settings.defaulted for p in rule.flags):
