@@ -119,9 +119,13 @@ def _config_argv(
     """The flags of a `--config` file in the repo, as argv words pointing into that file."""
     from .sources.vllm_config import argv_of
 
-    target = (Path(invocation.base_dir) / config.text).resolve()
     root = options.root.resolve()
-    if not target.is_relative_to(root) or not target.is_file():
+    try:
+        target = (Path(invocation.base_dir) / config.text).resolve()
+        usable = target.is_relative_to(root) and target.is_file()
+    except (OSError, ValueError):  # a NUL byte, a name too long, a link loop
+        usable = False
+    if not usable:
         note = rules.flag_finding(
             "VL904",
             config.span,
