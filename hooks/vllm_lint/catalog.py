@@ -188,6 +188,7 @@ def _version_key(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", v))
 
 
+@lru_cache(maxsize=1)
 def known_releases() -> tuple[str, ...]:
     """The extracted releases, ascending (one per minor series)."""
     return tuple(sorted((e["release"] for e in _index()["releases"]), key=_version_key))

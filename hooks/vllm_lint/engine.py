@@ -17,6 +17,7 @@ from .model import FileResult, Finding
 # a byte search. The parsers, catalogs and rules (`checking`) load when a file is worth it.
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+_FIRST_READ = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,10 @@ def lint_file(path: str, options: Options) -> FileResult:
         return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
     try:
         with open(path, "rb") as handle:
-            data = handle.read(options.max_bytes + 1)
+            # most files are small: a short first read avoids a buffer of max_bytes per file
+            data = handle.read(_FIRST_READ)
+            if len(data) == _FIRST_READ:
+                data += handle.read(options.max_bytes + 1 - _FIRST_READ)
     except OSError as exc:
         return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
     if len(data) > options.max_bytes:
