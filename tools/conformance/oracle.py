@@ -30,7 +30,7 @@ DEFAULT_ORACLE = HERE.parents[2] / "shared" / "oracle" / "oracle.py"
 # (suffix decoding: arctic-inference; --grpc: smg-grpc-servicer), or the tokenizer itself.
 _ENVIRONMENT = re.compile(
     r"pip install|Install via|is required for|Couldn't instantiate the backend tokenizer"
-    r"|No module named|requires the \w+ package"
+    r"|No module named|requires the \w+ package|in the tokenizer"
     # the hardware: the oracle stands in for one 8xH100 node (compute capability 9.0)
     r"|larger than the number of available GPUs|compute capability"
 )
