@@ -62,11 +62,11 @@ def test_verdicts_spread_over_the_rule_families(release: str) -> None:
 # docs/conformance.md lists what the linter misses). A change that lowers agreement fails here;
 # raise a floor when a fix raises the rate.
 AGREEMENT_FLOOR = {
-    "0.28.0": 0.946,
-    "0.30.0": 0.954,
-    "0.31.0": 0.948,
-    "0.33.0": 0.967,
-    "0.34.0": 0.966,
+    "0.28.0": 0.953,
+    "0.30.0": 0.975,
+    "0.31.0": 0.979,
+    "0.33.0": 0.981,
+    "0.34.0": 0.977,
 }
 
 
@@ -77,7 +77,7 @@ def test_agreement_with_vllm_does_not_drop(release: str) -> None:
     assert stats.rate >= floor, f"{release}: {stats.agree}/{stats.cases} agree, below {floor}"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 open: agreement is 94.6-96.7 %, not yet 99 %")
+@pytest.mark.xfail(strict=True, reason="issue 10 open: agreement is 95.4-98.2 %, not yet 99 %")
 @pytest.mark.parametrize("release", RELEASES)
 def test_agreement_with_vllm_is_at_least_99_percent(release: str) -> None:
     stats = report.release_stats(release, _judged()[release])

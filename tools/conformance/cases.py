@@ -54,6 +54,9 @@ CANONICAL = {
     "phi3": "microsoft/Phi-4-mini-instruct",
     "kimi-linear": "moonshotai/Kimi-Linear-48B-A3B-Instruct",
 }
+# Named models whose architecture no oracle kind copies: asking vLLM with a stand-in would
+# judge another model (DeepSeek-V3.2's sparse attention, vision-language models, gpt-oss).
+NO_STAND_IN = re.compile(r"deepseek-v3\.2|-vl-|gpt-oss", re.IGNORECASE)
 # Environment variables handed to vLLM: the ones that can change its verdict. Others in a
 # fixture (tokens, ports, cache folders) would only make the oracle's run less hermetic.
 _ENV_PASSED = re.compile(r"VLLM_[A-Z0-9_]+|CUDA_VISIBLE_DEVICES")

@@ -26,7 +26,8 @@ from typing import TypeVar
 
 from vllm_lint import catalog, rules
 
-from .cases import Case, world_size
+from .cases import Case
+from .sources import usable
 
 HYBRID = "nvidia/NVIDIA-Nemotron-Nano-9B-v2"
 KDA = "moonshotai/Kimi-Linear-48B-A3B-Instruct"
@@ -448,8 +449,6 @@ def generate(release: str, count: int, seed: int = 0) -> Iterator[Case]:
     for n in range(count):
         family = rng.choices(names, weights)[0]
         words, env = FAMILIES[family](_Draw(rng, release))
-        if world_size(words) > 8:
-            continue  # the oracle is one 8-GPU node; more GPUs is a fact of the cluster
-        if words[0] in ("vllm", "serve"):
-            continue  # the oracle drops a leading `serve`: the two sides would see other argv
+        if not usable(words):
+            continue  # more than 8 GPUs, a leading `serve`, a model the oracle has no copy of
         yield Case.make(release, words, env, f"gen seed={seed} #{n}", family=family)

@@ -17,15 +17,17 @@ from pathlib import Path
 from vllm_lint import catalog, rules, sniff
 from vllm_lint.extract import extract
 
-from .cases import RELEASES, Case, passed_env, world_size
+from .cases import NO_STAND_IN, RELEASES, Case, model_of, passed_env, world_size
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def usable(argv: list[str]) -> bool:
     """An argv both sides read alike: the oracle drops a leading `serve` (so `vllm serve serve
-    m` would reach vLLM as `serve m`), and is one node of 8 GPUs."""
-    return bool(argv) and argv[0] not in ("vllm", "serve") and world_size(argv) <= 8
+    m` would reach vLLM as `serve m`), is one 8-GPU node, and has no copy of some models."""
+    if not argv or argv[0] in ("vllm", "serve") or world_size(argv) > 8:
+        return False
+    return not NO_STAND_IN.search(model_of(argv) or "")
 
 
 def rule_examples(releases: tuple[str, ...] = RELEASES) -> Iterator[Case]:
