@@ -84,7 +84,7 @@ def test_agreement_with_vllm_is_at_least_99_percent(release: str) -> None:
     assert stats.rate >= 0.99, f"{release}: {stats.agree}/{stats.cases} agree"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 open: not every disagreement has its reason yet")
+@pytest.mark.xfail(strict=False, reason="verdicts of 0.28-0.34 being re-recorded (issue 10)")
 def test_every_disagreement_has_a_reason_and_no_reason_is_stale() -> None:
     reasons = report.known_reasons()
     disagreeing = {j.verdict.case.key: j for js in _judged().values() for j in js if not j.agrees}
@@ -111,17 +111,56 @@ def _example_in_range(j: agreement.Judgement) -> bool:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 open: some rule examples disagree with vLLM")
-def test_every_rule_example_agrees_with_vllm_inside_its_releases() -> None:
+# Rule examples that vLLM refuses inside their rule's releases, for a reason the example did not
+# mean (docs/conformance.md, "Rule examples vLLM refuses"): their owners fix the example or the
+# rule, then drop the entry here. Issue 10 is done when this is empty.
+EXAMPLES_VLLM_REFUSES = {
+    "example VL222@0.31.0 pass0": "-tp 3 does not divide Qwen3-30B-A3B's 32 attention heads",
+    "example VL305@0.30.0 pass1": "with -cc set derive.py leaves the model runner unknown; "
+    "0.30-0.31 pick V1 for ngram and refuse adaptive verification",
+    "example VL321@0.23.0 pass0": "fbgemm_fp8 needs an FBGEMM checkpoint, not Llama 3.1 8B",
+    "example VL322@0.32.0 pass0": "Llama 3.1 does not implement --enable-hc-sp",
+}
+
+
+@pytest.mark.xfail(strict=False, reason="verdicts of 0.28-0.34 being re-recorded (issue 10)")
+def test_rule_examples_agree_with_vllm_inside_their_releases() -> None:
     examples = [j for js in _judged().values() for j in js if _example_in_range(j)]
-    assert len(examples) >= 100
-    wrong = [
-        f"{j.verdict.case.release} {j.verdict.case.origin}: vllm serve {j.verdict.case.line} "
-        f"(vLLM {'accepts' if j.verdict.accepted else 'refuses: ' + j.verdict.error})"
-        for j in examples
-        if not j.agrees
-    ]
-    assert not wrong, "\n".join(wrong)
+    assert len(examples) >= 1000
+    wrong: dict[str, list[str]] = {}
+    for j in examples:
+        if not j.agrees:
+            case = j.verdict.case
+            said = "accepts" if j.verdict.accepted else "refuses: " + j.verdict.error
+            wrong.setdefault(case.origin, []).append(
+                f"{case.release} vllm serve {case.line} (vLLM {said})"
+            )
+    new = {o: w for o, w in wrong.items() if o not in EXAMPLES_VLLM_REFUSES}
+    assert not new, "rule examples vLLM does not agree with:\n" + "\n".join(
+        line for lines in new.values() for line in lines
+    )
+    fixed = sorted(set(EXAMPLES_VLLM_REFUSES) - set(wrong))
+    assert not fixed, f"now agree with vLLM, drop from EXAMPLES_VLLM_REFUSES: {fixed}"
+
+
+def test_proposed_rules_are_a_valid_pack_and_their_examples_hold() -> None:
+    """tools/conformance/proposed-rules.json: rules the verdicts show missing, ready for the
+    lead to move into schemas/rules/ (README counts the rules there)."""
+    from vllm_lint.checking import check_command_line
+
+    pack = [r for r in rules.load_rule_file(report.PROPOSED) if rules.lookup(r.id) is None]
+    rules.use_extra_rules(pack)
+    try:
+        for rule in pack:
+            inside = [r for r in RELEASES if rule.applies_to(r)]
+            for verdict in ("fail", "pass"):
+                for example in rule.examples[verdict]:
+                    for release in (inside[0], inside[-1]):
+                        found = check_command_line(example["argv"], release, example.get("env"))
+                        fired = rule.id in {f.rule for f in found}
+                        assert fired == (verdict == "fail"), (rule.id, release, example)
+    finally:
+        rules.use_extra_rules([])
 
 
 @pytest.mark.parametrize("path", sorted(verdicts.VERDICTS_DIR.glob("*.jsonl")), ids=str)

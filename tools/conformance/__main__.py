@@ -67,8 +67,12 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    judged = {r: agreement.judge_all(vs) for r, vs in verdicts.load_all().items()}
-    body = report.render(judged, report.known_reasons())
+    recorded = verdicts.load_all()
+    judged = {r: agreement.judge_all(vs) for r, vs in recorded.items()}
+    with_proposed = agreement.with_rules(
+        report.PROPOSED, lambda: {r: agreement.judge_all(vs) for r, vs in recorded.items()}
+    )
+    body = report.render(judged, report.known_reasons(), with_proposed)
     if args.write:
         report.write_into(DOC, body)
         print(f"wrote the report into {DOC}", file=sys.stderr)

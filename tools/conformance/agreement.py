@@ -13,9 +13,11 @@ the "same reason" count; agreement itself is the verdict.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import TypeVar
 
 from vllm_lint import rules
 from vllm_lint.engine import check_command_line
@@ -23,6 +25,7 @@ from vllm_lint.model import Finding, Severity
 
 from .verdicts import Verdict
 
+T = TypeVar("T")
 # argparse's and pydantic's own wording, for the argv-grammar checks (flags.json)
 _GRAMMAR_MESSAGES = (
     (re.compile(r"unrecognized arguments"), "VL001"),
@@ -97,6 +100,18 @@ def judge_all(verdicts: Iterable[Verdict]) -> list[Judgement]:
     return [judge(v) for v in verdicts]
 
 
+def with_rules(pack: Path, run: Callable[[], T]) -> T:
+    """`run()` with a rule pack added to the built-in rules (to measure proposed rules)."""
+    adopted = {r.id for r in rules.builtin_rules()}  # once moved into schemas/rules/
+    rules.use_extra_rules(r for r in rules.load_rule_file(pack) if r.id not in adopted)
+    _message_patterns.cache_clear()
+    try:
+        return run()
+    finally:
+        rules.use_extra_rules([])
+        _message_patterns.cache_clear()
+
+
 def attribute(message: str, release: str) -> str | None:
     """The rule whose vLLM error text vLLM's message is, for this release."""
     for pattern, rule_id in _message_patterns(release):
@@ -111,7 +126,7 @@ def attribute(message: str, release: str) -> str | None:
 @cache
 def _message_patterns(release: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     patterns = []
-    for rule in rules.builtin_rules():
+    for rule in (*rules.builtin_rules(), *rules.extra_rules()):
         if rule.rejects is None or not rule.applies_to(release):
             continue
         text = rule.vllm_error_for(release)

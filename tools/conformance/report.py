@@ -17,6 +17,7 @@ from pathlib import Path
 from .agreement import Judgement
 
 KNOWN = Path(__file__).resolve().parent / "known.json"
+PROPOSED = Path(__file__).resolve().parent / "proposed-rules.json"  # sources.PROPOSED
 START = "<!-- conformance-report:start (python -m tools.conformance report --write) -->"
 END = "<!-- conformance-report:end -->"
 
@@ -98,18 +99,24 @@ def _line(j: Judgement) -> str:
     return (env + " " if env else "") + "vllm serve " + case.line
 
 
-def render(by_release: Mapping[str, list[Judgement]], reasons: Mapping[str, str]) -> str:
+def render(
+    by_release: Mapping[str, list[Judgement]],
+    reasons: Mapping[str, str],
+    with_proposed: Mapping[str, list[Judgement]] | None = None,
+) -> str:
     out: list[str] = []
     out.append("### Agreement per release\n")
     out.append(
-        "| release | verdicts | vLLM refused | agree | agreement | same reason (of refusals) |"
+        "| release | verdicts | vLLM refused | agree | agreement | same reason (of refusals) "
+        "| with proposed-rules.json |"
     )
-    out.append("|---|---:|---:|---:|---:|---:|")
+    out.append("|---|---:|---:|---:|---:|---:|---:|")
     for release, judged in by_release.items():
         s = release_stats(release, judged)
+        p = release_stats(release, (with_proposed or by_release)[release])
         out.append(
             f"| {release} | {s.cases} | {s.rejected} | {s.agree} | {_pct(s.agree, s.cases)} "
-            f"| {s.same_reason} ({_pct(s.same_reason, s.rejected)}) |"
+            f"| {s.same_reason} ({_pct(s.same_reason, s.rejected)}) | {_pct(p.agree, p.cases)} |"
         )
     out.append("\n### Verdicts per family (what each case was made for)\n")
     families = sorted({_family(j) for js in by_release.values() for j in js})

@@ -30,8 +30,14 @@ def usable(argv: list[str]) -> bool:
     return not NO_STAND_IN.search(model_of(argv) or "")
 
 
+PROPOSED = Path(__file__).resolve().parent / "proposed-rules.json"
+
+
 def rule_examples(releases: tuple[str, ...] = RELEASES) -> Iterator[Case]:
-    for rule in rules.builtin_rules():
+    """Examples of the built-in rules, then of the proposed ones (family `proposed`)."""
+    adopted = {r.id for r in rules.builtin_rules()}
+    proposed = [r for r in rules.load_rule_file(PROPOSED) if r.id not in adopted]
+    for rule in (*rules.builtin_rules(), *proposed):
         for verdict in ("fail", "pass"):
             for n, example in enumerate(rule.examples.get(verdict, [])):
                 example = {"argv": example} if isinstance(example, str) else example
@@ -39,8 +45,9 @@ def rule_examples(releases: tuple[str, ...] = RELEASES) -> Iterator[Case]:
                 origin = f"example {rule.id}@{rule.since or ''} {verdict}{n}"
                 if not usable(argv):
                     continue
+                family = rule.id if rule.id in adopted else "proposed"
                 for release in releases:
-                    yield Case.make(release, argv, example.get("env"), origin, family=rule.id)
+                    yield Case.make(release, argv, example.get("env"), origin, family=family)
 
 
 def _yaml_texts() -> Iterator[tuple[str, str]]:
