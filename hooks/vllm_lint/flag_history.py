@@ -47,6 +47,18 @@ class Removal:
         asks only for flags the release's catalog lacks)."""
         return _release_key(release) >= _release_key(self.removed_in)
 
+    def predates(self, release: str) -> bool:
+        """Whether `release` is older than the flag: the flag then is simply unknown there,
+        neither removed nor renamed (vLLM 0.28.0 says "unrecognized arguments" for
+        --enable-mamba-fine-grained-prefix-cache, which 0.30 added and 0.31 removed).
+
+        The flag existed from the first catalogued release that has it (one per minor
+        series, its newest patch) up to `last_in`; a release of an older minor series
+        predates it. A flag that no catalog has went before the oldest one (0.8.5): no
+        supported release predates it."""
+        first = first_in(self.flag)
+        return first is not None and versions.key(release)[:2] < versions.key(first)[:2]
+
 
 def _release_key(release: str) -> tuple[int, ...]:
     """Order of releases including a fourth part (0.10.1.1) that versions.key drops."""
@@ -72,6 +84,15 @@ def _table() -> Mapping[str, Removal]:
         )
         for flag, row in rows.items()
     }
+
+
+@cache
+def first_in(flag: str) -> str | None:
+    """The oldest catalogued release whose `vllm serve` has `flag` (None: no catalog has it)."""
+    for release in catalog.known_releases():
+        if catalog.catalog_for(release).resolve(flag) is not None:
+            return release
+    return None
 
 
 def removal(option: str) -> tuple[Removal, bool] | None:

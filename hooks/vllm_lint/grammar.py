@@ -99,6 +99,8 @@ class ArgvParser:
                 return self._skip_value(tokens, i, has_inline, out)
             spec = self.cat.abbreviation(key) if matches else None
             gone = flag_history.removal(key)
+            if gone is not None and gone[0].predates(self.release.version):
+                gone = None  # the release is older than the flag: simply unknown there
             if gone is not None and (spec is None or gone[0].applies_to(self.release.version)):
                 # a removed flag; argparse may read it as the abbreviation of a newer one
                 # (0.28.0 oracle: `--device cuda` -> --device-ids "Non-integer device ID")
