@@ -68,3 +68,43 @@ def test_every_table_flag_is_unknown_in_the_minor_before_its_first(flag: str) ->
     value = {"none": "", "one": " 1", "optional": "", "many": " 1 2"}[row.value]
     found = rules_of(f"m {flag}{value}", before)
     assert found and found[0] in ("VL001", "VL008", "VL010"), found
+
+
+# -- a type lambda replayed before the choices are judged ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "release", "expected"),
+    [
+        # `--moe-backend` has `type=lambda s: s.lower().replace("-", "_")` and the choices of
+        # MoEBackend (vllm/engine/arg_utils.py:1599 in 0.28, :1844 in 0.33); argparse checks the
+        # value the lambda returns. flashinfer_moe_ep_cutedsl first appears in 0.32. vLLM 0.28:
+        # "argument --moe-backend: invalid choice: 'flashinfer_moe_ep_cutedsl'"
+        # (vllm/utils/argparse_utils.py:140; verdicts 153bd79f1e4e, 1f29a8a8c4d9, 89e2ee299215)
+        ("Qwen/Qwen3-30B-A3B --enable-lora --moe-backend flashinfer-moe-ep-cutedsl", "0.28.0",
+         ["VL005"]),
+        ("Qwen/Qwen3-30B-A3B --enable-lora --moe-backend flashinfer-moe-ep-cutedsl", "0.31.0",
+         ["VL005"]),
+        ("Qwen/Qwen3-30B-A3B --moe-backend flashinfer-moe-ep-cutedsl", "0.32.0", []),
+        ("Qwen/Qwen3-30B-A3B --moe-backend FLASHINFER-CUTLASS", "0.28.0", []),
+        ("Qwen/Qwen3-30B-A3B --moe-backend=Triton", "0.33.0", []),
+        ("Qwen/Qwen3-30B-A3B --moe-backend gpu", "0.17.1", ["VL005"]),
+        # the same lambda on --linear-backend (0.22+)
+        ("Qwen/Qwen3-8B --linear-backend no-such-kernel", "0.33.0", ["VL005"]),
+    ],
+)  # fmt: skip
+def test_moe_backend_choices_after_its_type(argv: str, release: str, expected: list[str]) -> None:
+    assert rules_of(argv, release) == expected
+
+
+def test_moe_backend_message_names_the_value_vllm_read() -> None:
+    argv = "Qwen/Qwen3-30B-A3B --moe-backend flashinfer-moe-ep-cutedsl"
+    [finding] = check_command_line(argv, "0.31.0")
+    assert "--moe-backend 'flashinfer_moe_ep_cutedsl' is not one of: aiter," in finding.message
+
+
+def test_the_catalog_replays_only_str_method_lambdas() -> None:
+    cat = catalog.catalog_for("0.33.0")
+    assert cat.flags["--moe-backend"].normalize == (("lower",), ("replace", "-", "_"))
+    # a lambda that is not a chain of str methods stays unjudged
+    assert cat.flags["--device-ids"].type == "custom" and not cat.flags["--device-ids"].normalize

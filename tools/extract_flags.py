@@ -57,7 +57,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,9 @@ class TypeFn:
     kind: str
     nullable: bool = False
     source: str = ""
+    # a lambda made of str methods only (``lambda s: s.lower().replace("-", "_")``): the
+    # calls in order, so the linter can replay it before it judges ``choices``
+    normalize: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -919,7 +922,7 @@ def compute_kwargs(cref: ClassRef, profile: KwargsProfile) -> KwargsDict:
         if nullable and "bool" not in kinds:
             t0 = kw.get("type")
             if isinstance(t0, TypeFn):
-                kw["type"] = TypeFn(t0.kind, True, t0.source)
+                kw["type"] = replace(t0, nullable=True)
             # vLLM appends None (or "None") to the choices; the catalog keeps
             # that information as ``nullable`` instead.
         out[fname] = kw
@@ -948,6 +951,33 @@ KNOWN_TYPE_FUNCS = {
     "from_cli": "json",
     "from_json": "json",
 }
+
+
+# str methods a type lambda may chain that the linter replays (vllm_lint.grammar._normalized)
+REPLAYABLE_STR_METHODS = {"lower": 0, "upper": 0, "strip": 0, "replace": 2}
+
+
+def str_method_chain(node: ast.Lambda) -> tuple[tuple[str, ...], ...]:
+    """``lambda s: s.lower().replace("-", "_")`` -> (("lower",), ("replace", "-", "_")); ()
+    for any other lambda (vLLM 0.17+ ``--moe-backend``, vllm/engine/arg_utils.py:1844 in
+    0.33: argparse checks ``choices`` against the value the lambda returns)."""
+    args = node.args.args
+    if len(args) != 1 or node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
+        return ()
+    param = args[0].arg
+    calls: list[tuple[str, ...]] = []
+    expr: ast.expr = node.body
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        name = expr.func.attr
+        if REPLAYABLE_STR_METHODS.get(name) != len(expr.args) or expr.keywords:
+            return ()
+        if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in expr.args):
+            return ()
+        calls.append((name, *(str(a.value) for a in expr.args if isinstance(a, ast.Constant))))
+        expr = expr.func.value
+    if not calls or not (isinstance(expr, ast.Name) and expr.id == param):
+        return ()
+    return tuple(reversed(calls))
 
 
 def to_typefn(v: Any, src: str) -> TypeFn:
@@ -1181,7 +1211,7 @@ class Interpreter:
                 res.append(self.ev(node.elt, env2, mod))
             return res
         if isinstance(node, ast.Lambda):
-            return TypeFn("custom", source=dotted(node))
+            return TypeFn("custom", source=dotted(node), normalize=str_method_chain(node))
         if isinstance(node, ast.Call):
             return self.call(node, env, mod)
         return Unknown(dotted(node))
@@ -1248,7 +1278,7 @@ class Interpreter:
                 return self.get_kwargs(args[0])
             if name == "optional_type" and args:
                 t = self.to_typefn(args[0], dotted(node.args[0]))
-                return TypeFn(t.kind, True, t.source)
+                return replace(t, nullable=True)
             if name == "parse_type" and args:
                 return self.to_typefn(args[0], dotted(node.args[0]))
             if name in {"get_args"} and args:
@@ -1269,7 +1299,7 @@ class Interpreter:
                 return self.get_kwargs(args[0])
             if name == "optional_type" and args:
                 t = self.to_typefn(args[0], dotted(node.args[0]))
-                return TypeFn(t.kind, True, t.source)
+                return replace(t, nullable=True)
             if name == "parse_type" and args:
                 return self.to_typefn(args[0], dotted(node.args[0]))
             # follow functions that get the parser or a kwargs dict
@@ -1692,6 +1722,8 @@ def build_record(rec: ArgRecord, enable_disable: bool) -> tuple[str, dict[str, A
                 out["nullable"] = True
             if t.kind == "custom":
                 out["type_source"] = t.source
+                if t.normalize:
+                    out["normalize"] = [list(call) for call in t.normalize]
         else:
             tf = to_typefn(t, "")
             out["type"] = tf.kind

@@ -52,6 +52,9 @@ class FlagSpec:
     enum_names: tuple[str, ...] | None = None
     enum_extra: tuple[str, ...] = ()  # words accepted besides the members ("auto")
     json_extra: str | None = None  # unknown JSON keys: "forbid" (an error) or "ignore"
+    # a `custom` type made of str methods, replayed before `choices` are judged:
+    # (("lower",), ("replace", "-", "_")) for `lambda s: s.lower().replace("-", "_")`
+    normalize: tuple[tuple[str, ...], ...] = ()
     record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -83,6 +86,7 @@ def _spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
         enum_names=_tuple(rec.get("enum_names")),
         enum_extra=tuple(rec.get("enum_extra", ())),
         json_extra=rec.get("json_extra"),
+        normalize=tuple(tuple(str(part) for part in call) for call in rec.get("normalize", ())),
         record=MappingProxyType(dict(rec)),
     )
 

@@ -357,7 +357,25 @@ class ArgvParser:
         if spec.nullable and raw in ("None", ""):
             return None
         if kind == "custom":
-            return raw  # a parser the catalog cannot replay: never judged
+            if not spec.normalize:
+                return raw  # a parser the catalog cannot replay: never judged
+            # argparse checks `choices` against what the type returns (vLLM 0.17+
+            # --moe-backend: `lambda s: s.lower().replace("-", "_")`, engine/arg_utils.py)
+            value = _normalized(spec.normalize, raw)
+            allowed = _allowed_values(spec)
+            if allowed is not None and value not in allowed:
+                out.findings.append(
+                    flag_finding(
+                        "VL005",
+                        tok.span,
+                        self.release,
+                        flag=spec.name,
+                        value=value,  # vLLM names the value it read: 'flashinfer_moe_ep_cutedsl'
+                        choices=", ".join(sorted(allowed)),
+                    )
+                )
+                return _BAD
+            return value
         if "int" in kind or kind == "port":
             value, expected = (
                 _parse_int(raw, human=kind in ("human_int", "int_or_auto"), auto="auto" in kind),
@@ -511,6 +529,17 @@ def _enum_choices(spec: FlagSpec) -> str:
         words = [*(spec.enum_names or ()), *spec.enum_extra]
         return ", ".join(words) + " (in any case)"
     return ", ".join(str(v) for v in spec.enum_values or ())
+
+
+def _normalized(calls: tuple[tuple[str, ...], ...], raw: str) -> str:
+    """Replay a type lambda made of str methods (FlagSpec.normalize) on a value."""
+    value = raw
+    for name, *args in calls:
+        if name == "replace" and len(args) == 2:
+            value = value.replace(args[0], args[1])
+        elif name in ("lower", "upper", "strip") and not args:
+            value = getattr(value, name)()
+    return value
 
 
 def _allowed_values(spec: FlagSpec) -> set[str] | None:
