@@ -7,6 +7,7 @@ walks are bounded by `MAX_NODES`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,11 +41,12 @@ def load(path: str, text: str) -> YamlFile:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    _forget()
     depth_line = _too_deep(text)
     if depth_line is not None:  # libyaml would overflow its stack on such input
         raise YamlError(f"nested more than {MAX_FLOW_DEPTH} levels deep; not parsed", depth_line, 1)
     try:
-        documents = _compose(YAML(typ="safe", pure=False), text)
+        documents = _compose_c(text)
     except (YAMLError, ValueError, RecursionError):
         # libyaml rejects a few inputs that the pure parser (and kubectl) accept,
         # e.g. `{L4:1}` in a flow mapping: only when both refuse is the file broken.
@@ -80,6 +82,59 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
+_MEMO_LIMIT = 65536  # distinct scalar texts whose tag is remembered; beyond, start again
+
+
+@functools.cache
+def _c_loader() -> Any:
+    """One loader class for the run: the C parser with a resolver that remembers the tag of each
+    plain scalar text (resolving tags by regex was most of the compose time, and the files of a
+    repo repeat their words). `YAML().compose_all` builds such a class on every call. Like it,
+    the C parser reports no `%YAML` directive to the resolver: YAML 1.2 applies."""
+    from _ruamel_yaml import CParser
+    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.resolver import VersionedResolver
+
+    memo: dict[str, Any] = {}
+
+    class MemoResolver(VersionedResolver):
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is not ScalarNode or not implicit[0] or self.yaml_path_resolvers:
+                return super().resolve(kind, value, implicit)
+            tag = memo.get(value)  # an implicit plain scalar's tag depends on its text alone
+            if tag is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                tag = memo[value] = super().resolve(kind, value, implicit)
+            return tag
+
+    class Loader(CParser, MemoResolver):
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            self._parser = self._composer = self
+            MemoResolver.__init__(self, loadumper=self)
+
+    return Loader
+
+
+def _compose_c(text: str) -> list[Any]:
+    try:
+        loader = _c_loader()(text)
+    except ImportError:  # no ruamel.yaml.clib (PyPy, a platform without wheels)
+        from ruamel.yaml import YAML
+
+        return _compose(YAML(typ="safe", pure=True), text)
+    try:
+        documents = []
+        while loader.check_node():
+            node = loader.get_node()
+            if node is not None:
+                documents.append(node)
+        return documents
+    finally:
+        loader.dispose()
+
+
 def _compose(yaml: Any, text: str) -> list[Any]:
     return [doc for doc in yaml.compose_all(text) if doc is not None]
 
@@ -96,10 +151,40 @@ def is_scalar(node: Any) -> bool:
     return type(node).__name__ == "ScalarNode"
 
 
+# Per-file memos of each mapping's entries and of each walk: the readers (Kubernetes, compose,
+# Helm values, CRDs, Ray, run blocks, env args, duplicate keys) each walk every document and look
+# keys up in its mappings. Nodes have __slots__, hence dicts keyed by id() that keep the node
+# (an id is only trusted while its node lives); `load` starts them afresh for every file.
+_ENTRIES: dict[int, tuple[Any, list[tuple[str, Any, Any]], dict[str, Any]]] = {}
+_WALKS: dict[int, tuple[Any, list[Any]]] = {}
+
+
+def _forget() -> None:
+    _ENTRIES.clear()
+    _WALKS.clear()
+
+
+def _entries(node: Any) -> tuple[list[tuple[str, Any, Any]], dict[str, Any]]:
+    """`items` of a mapping as a list, and the first value of each key."""
+    memo = _ENTRIES.get(id(node))
+    if memo is not None and memo[0] is node:
+        return memo[1], memo[2]
+    listed = list(_items(node))
+    first: dict[str, Any] = {}
+    for name, _key, value in listed:
+        first.setdefault(name, value)
+    _ENTRIES[id(node)] = (node, listed, first)
+    return listed, first
+
+
 def items(node: Any) -> Iterator[tuple[str, Any, Any]]:
     """(key text, key node, value node) of a mapping, with `<<` merge keys applied."""
     if not is_mapping(node):
-        return
+        return iter(())
+    return iter(_entries(node)[0])
+
+
+def _items(node: Any) -> Iterator[tuple[str, Any, Any]]:
     seen: set[str] = set()
     merged: list[Any] = []
     for key, value in node.value:
@@ -117,10 +202,9 @@ def items(node: Any) -> Iterator[tuple[str, Any, Any]]:
 
 
 def get(node: Any, name: str) -> Any:
-    for key, _knode, value in items(node):
-        if key == name:
-            return value
-    return None
+    if not is_mapping(node):
+        return None
+    return _entries(node)[1].get(name)
 
 
 def text_of(node: Any) -> str | None:
@@ -171,7 +255,15 @@ def duplicate_keys(document: Any) -> Iterator[tuple[str, Any, Any]]:
 
 def walk(node: Any, budget: list[int] | None = None) -> Iterator[Any]:
     """Every node below `node` (pre-order), at most MAX_NODES of them, aliases visited once."""
-    budget = budget if budget is not None else [MAX_NODES]
+    if budget is not None:
+        return _walk(node, budget)
+    memo = _WALKS.get(id(node))
+    if memo is None or memo[0] is not node:
+        memo = _WALKS[id(node)] = (node, list(_walk(node, [MAX_NODES])))
+    return iter(memo[1])
+
+
+def _walk(node: Any, budget: list[int]) -> Iterator[Any]:
     stack = [node]
     seen: set[int] = set()
     while stack and budget[0] > 0:
@@ -182,7 +274,7 @@ def walk(node: Any, budget: list[int] | None = None) -> Iterator[Any]:
         budget[0] -= 1
         yield current
         if is_mapping(current):
-            stack.extend(v for _k, _kn, v in reversed(list(items(current))))
+            stack.extend(v for _k, _kn, v in reversed(_entries(current)[0]))
         elif is_sequence(current):
             stack.extend(reversed(current.value))
 
