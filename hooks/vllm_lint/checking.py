@@ -151,6 +151,13 @@ def check_command_line(
     argv: str, release: str, env: dict[str, str] | None = None, path: str = "<command line>"
 ) -> list[Finding]:
     """Lint the arguments of one `vllm serve` written as a shell line (rule examples, tools)."""
+    return check(command_line_invocation(argv, env, path), Options(vllm_version=release))
+
+
+def command_line_invocation(
+    argv: str, env: dict[str, str] | None = None, path: str = "<command line>"
+) -> Invocation:
+    """The invocation of one `vllm serve` written as a shell line."""
     from .shell import Lexer
     from .textpos import FilePositions
 
@@ -158,10 +165,9 @@ def check_command_line(
         w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words
     ]
     span = Span(path, 1, 1, 1, 2)
-    invocation = Invocation(
+    return Invocation(
         path=path,
         argv=tuple(words),
         env={name: Token(value, span) for name, value in (env or {}).items()},
         origin="command line",
     )
-    return check(invocation, Options(vllm_version=release))

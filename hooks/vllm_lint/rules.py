@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -213,21 +213,24 @@ _COMPARE = {
 }
 
 
-def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
+def compare_holds(instance: Mapping[str, Any], spec: Mapping[str, Any]) -> bool:
     """`compare`: holds when `left op (right + add)` for two numbers of the document.
 
     JSON Schema compares a value with a constant only; rules such as
     `replayssm_buffer_len < 1 + num_speculative_tokens` need two values of the document.
     A missing or non-numeric operand means the comparison does not hold.
     """
-    from jsonschema import ValidationError
-
-    if not isinstance(instance, dict):
-        return
     left = value_at(instance, spec["left"], None)
     right = spec["value"] if "value" in spec else value_at(instance, spec["right"], None)
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
-    if not numeric or not _COMPARE[spec["op"]](left, right + spec.get("add", 0)):
+    return numeric and bool(_COMPARE[spec["op"]](left, right + spec.get("add", 0)))
+
+
+def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`compare` for jsonschema (see `compare_holds`)."""
+    from jsonschema import ValidationError
+
+    if isinstance(instance, dict) and not compare_holds(instance, spec):
         yield ValidationError(f"comparison {spec} does not hold")
 
 
@@ -238,15 +241,21 @@ def _validator_class() -> Any:
     return validators.extend(Draft202012Validator, {"compare": _compare_keyword})
 
 
-_compiled: dict[int, Any] = {}
+# id(rule) -> (rule, its compiled check); the rule is kept so that a reused id is not trusted
+_compiled: dict[int, tuple[Rule, Callable[[Any], bool]]] = {}
 
 
 def _matches(rule: Rule, document: Mapping[str, Any]) -> bool:
-    validator = _compiled.get(id(rule))
-    if validator is None:
-        validator = _validator_class()(rule.rejects)
-        _compiled[id(rule)] = validator
-    return bool(validator.is_valid(document))
+    entry = _compiled.get(id(rule))
+    if entry is None or entry[0] is not rule:
+        # compiled once per rule; jsonschema only for a keyword outside the fast subset
+        from .fastschema import compile_schema
+
+        check = compile_schema(rule.rejects, compare_holds)
+        if check is None:
+            check = _validator_class()(rule.rejects).is_valid
+        entry = _compiled[id(rule)] = (rule, check)
+    return bool(entry[1](document))
 
 
 @cache
