@@ -37,6 +37,12 @@ _V1_ONLY_SPEC = {
 }
 # 0.29 ran every other method on V1 (vllm.py:2539).
 _V2_SPEC_029 = {"eagle", "eagle3", "mtp", "dflash", "dspark", "extract_hidden_states"}
+# Methods SpeculativeConfig.__post_init__ keeps as written (0.28 speculative.py:742-790):
+# the others may be re-detected from the draft checkpoint (a draft_model whose name holds
+# "eagle-" becomes eagle), which only the model can tell.
+_SETTLED_SPEC = {"ngram", "ngram_gpu", "suffix", "custom_class"}
+# CompilationMode.STOCK_TORCH_COMPILE (config/compilation.py:44 in 0.30), as -cc accepts it.
+_STOCK_COMPILE = {"1", "stock_torch_compile"}
 
 
 def derive(settings: Settings) -> None:
@@ -80,6 +86,10 @@ def derive(settings: Settings) -> None:
     if isinstance(count, int) and not isinstance(count, bool):
         put("spec_tokens", count, *spec_sources)
         put("query_len", 1 + count, *spec_sources)
+
+    method = _spec_method(settings)
+    if method is not None:
+        put("spec_method", method, *spec_sources)
 
     model = settings.get("model")
     if isinstance(model, str) and "model" in spans and "model" not in settings.opaque:
@@ -186,12 +196,12 @@ def _v2_model_runner(
     if ubatching:
         return False  # "dual batch overlap" is unsupported by V2 (0.30 vllm.py:3009)
     if (
-        settings.has("compilation_config")
+        _compilation_may_need_v1(settings, release)
         or settings.get("distributed_executor_backend") == "external_launcher"
         or settings.get("speculative_config.parallel_drafting")
     ):
         return None  # other features that may send vLLM back to V1: not guessed
-    method = settings.get("speculative_config.method")
+    method = settings.get("speculative_config.method") or derived.get("spec_method")
     if isinstance(method, str):
         minor = release[:2]
         if minor == (0, 29):
@@ -202,3 +212,42 @@ def _v2_model_runner(
     mode = derived.get("mamba_cache_mode")
     # 0.30-0.31 ran the `all` Mamba cache mode on V1 only
     return not (release[:2] in ((0, 30), (0, 31)) and mode == "all")
+
+
+def _spec_method(settings: Settings) -> str | None:
+    """The speculative method vLLM settles on, where the flags alone decide it
+    (SpeculativeConfig.__post_init__: `model` "ngram" or "[ngram]" without a method is ngram,
+    0.28 speculative.py:747, 0.34 :1368); None where the draft checkpoint may decide."""
+    if settings.is_opaque("speculative_config"):
+        return None
+    method = settings.get("speculative_config.method")
+    if method is None and settings.get("speculative_config.model") in ("ngram", "[ngram]"):
+        return "ngram"
+    return method if method in _SETTLED_SPEC else None
+
+
+def _compilation_may_need_v1(settings: Settings, release: tuple[int, int, int]) -> bool:
+    """Whether -cc / --compilation-config may put a feature on Model Runner V2's unsupported
+    list (VllmConfig._get_v2_model_runner_unsupported_features): 0.29-0.31 list stock
+    torch.compile (`mode`, or the older `level`, = STOCK_TORCH_COMPILE) and sequence
+    parallelism (pass_config.enable_sp, or fuse_gemm_comms which turns it on, with TP > 1,
+    unless the model's hidden size is too small: 0.30 vllm.py:2821-2828, :1678-1706);
+    0.32-0.33 list nothing of the compilation config (vllm.py:2914 in 0.32, :3053 in 0.33).
+    The cudagraph mode and the other keys do not take part in vLLM's choice."""
+    if not settings.has("compilation_config"):
+        return False
+    if settings.is_opaque("compilation_config"):
+        return True
+    if release >= (0, 32, 0):
+        return False
+    for name in ("mode", "level"):
+        value = settings.get(f"compilation_config.{name}")
+        if value is not None and str(value).strip().lower() in _STOCK_COMPILE:
+            return True
+    tp = settings.get("tensor_parallel_size")
+    if isinstance(tp, int) and not isinstance(tp, bool) and tp <= 1:
+        return False  # "Sequence Parallelism requires TP>1, disabling" (0.30 vllm.py:1683)
+    return any(
+        settings.get(f"compilation_config.pass_config.{key}") not in (None, False)
+        for key in ("enable_sp", "fuse_gemm_comms")
+    )
