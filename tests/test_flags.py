@@ -367,6 +367,8 @@ def _valid_value(spec: FlagSpec) -> list[str]:
         return []
     if spec.choices:
         return [spec.choices[0]]
+    if spec.config_choices:
+        return [spec.config_choices[0]]
     if spec.enum_match == "name_upper" and spec.enum_names:
         return [spec.enum_names[0].lower()]
     if spec.enum_match == "value" and spec.enum_values:

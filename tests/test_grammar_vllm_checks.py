@@ -108,3 +108,54 @@ def test_the_catalog_replays_only_str_method_lambdas() -> None:
     assert cat.flags["--moe-backend"].normalize == (("lower",), ("replace", "-", "_"))
     # a lambda that is not a chain of str methods stays unjudged
     assert cat.flags["--device-ids"].type == "custom" and not cat.flags["--device-ids"].normalize
+
+
+# -- --quantization: the names of QUANTIZATION_METHODS, checked when vLLM builds its config ------
+
+
+@pytest.mark.parametrize(
+    ("argv", "release", "expected"),
+    [
+        # tpu_int8 and deepspeedfp left QuantizationMethods (tpu_int8 in 0.14, deepspeedfp in
+        # 0.22; vllm/model_executor/layers/quantization/__init__.py). vLLM: "Unknown
+        # quantization method: tpu_int8. Must be one of [...]" (vllm/config/model.py:1282 in
+        # 0.28, :1466 in 0.33, :1486 in 0.34; verdicts be1a073b0239, 23d306dbc4a9,
+        # c22a5ae21b11, 61467b305941, ba40b6cde530), --allow-deprecated-quantization or not
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization tpu_int8", "0.28.0", ["VL005"]),
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization tpu_int8 --allow-deprecated-quantization",
+         "0.33.0", ["VL005"]),
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization deepspeedfp", "0.34.0", ["VL005"]),
+        ("meta-llama/Llama-3.1-8B-Instruct -q deepspeedfp --allow-deprecated-quantization",
+         "0.31.0", ["VL005"]),
+        # ModelConfig.validate_quantization_before lower-cases the name (0.9+; oracle 0.28.0
+        # and 0.33.0 accept FP8)
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization FP8", "0.33.0", []),
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization FP8", "0.28.0", []),
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization None", "0.33.0", []),
+        # 0.8.5 took the value with argparse choices=[*QUANTIZATION_METHODS, None], any case
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization FP8", "0.8.5", ["VL005"]),
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization tpu_int8", "0.8.5", []),
+        # still a method in 0.14 (deprecated there: VL321 judges it)
+        ("meta-llama/Llama-3.1-8B-Instruct --quantization deepspeedfp", "0.14.1", ["VL321"]),
+    ],
+)  # fmt: skip
+def test_quantization_method_names(argv: str, release: str, expected: list[str]) -> None:
+    assert rules_of(argv, release) == expected
+
+
+def test_quantization_message_lists_the_methods_of_the_release() -> None:
+    [finding] = check_command_line("m --quantization tpu_int8", "0.34.0")
+    assert finding.message.startswith(
+        "--quantization 'tpu_int8' is not one of: awq, auto_awq, fp8,"
+    )
+    assert "w4afp8" in finding.message  # new in 0.34
+    assert "w4afp8" not in check_command_line("m -q tpu_int8", "0.33.0")[0].message
+
+
+def test_quantization_catalog_records_the_registry() -> None:
+    spec = catalog.catalog_for("0.33.0").flags["--quantization"]
+    assert spec.config_choices is not None and spec.config_choices_lower
+    assert "fp8" in spec.config_choices and "tpu_int8" not in spec.config_choices
+    old = catalog.catalog_for("0.8.5").flags["--quantization"]
+    assert old.config_choices is not None and "tpu_int8" in old.config_choices
+    assert not old.config_choices_lower

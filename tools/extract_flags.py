@@ -1802,6 +1802,95 @@ def build_record(rec: ArgRecord, enable_disable: bool) -> tuple[str, dict[str, A
     return name, out
 
 
+# --------------------------------------------------------------------------
+# Choices that vLLM checks when it builds its config, from a module-level registry
+# --------------------------------------------------------------------------
+
+# flag -> (module, registry list, config field): the registry is `list(get_args(<Literal>))`
+# and the field's own validation refuses a name it lacks ("Unknown quantization method: x.
+# Must be one of [...]", ModelConfig._verify_quantization: vllm/config/model.py:1282 in
+# 0.28, :1466 in 0.33; vllm/config.py:825 in 0.8.5).
+CONFIG_REGISTRIES = {
+    "--quantization": (
+        "vllm.model_executor.layers.quantization",
+        "QUANTIZATION_METHODS",
+        "quantization",
+    ),
+}
+
+
+def registry_values(tree: SourceTree, module: str, name: str) -> list[str] | None:
+    """The strings of ``NAME = list(get_args(SomeLiteral))`` in ``module``; None when the
+    registry is anything else (then the linter must not judge the value)."""
+    mod = tree.module(module)
+    binding = mod.bindings.get(name) if mod is not None else None
+    if mod is None or binding is None or binding.kind != "assign":
+        return None
+    value = binding.node
+    if not (
+        isinstance(value, ast.Call)
+        and dotted(value.func) == "list"
+        and len(value.args) == 1
+        and isinstance(value.args[0], ast.Call)
+        and dotted(value.args[0].func).split(".")[-1] == "get_args"
+        and len(value.args[0].args) == 1
+    ):
+        return None
+    hints = analyse_annotation(mod, value.args[0].args[0])
+    if len(hints) != 1 or hints[0].kind != "literal":
+        return None
+    values = hints[0].args
+    if not values or not all(isinstance(v, str) for v in values):
+        return None
+    return list(values)
+
+
+def lowercases_before(tree: SourceTree, field_name: str) -> bool:
+    """Whether a ``@field_validator("<field>", mode="before")`` of vllm/config lower-cases
+    a str value (ModelConfig.validate_quantization_before, 0.9+)."""
+    files = sorted((tree.root / "vllm" / "config").glob("*.py"))
+    files.append(tree.root / "vllm" / "config.py")
+    for path in files:
+        if not path.is_file():
+            continue
+        for func in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            validates = any(
+                isinstance(d, ast.Call)
+                and dotted(d.func).split(".")[-1] == "field_validator"
+                and any(isinstance(a, ast.Constant) and a.value == field_name for a in d.args)
+                and any(
+                    k.arg == "mode"
+                    and isinstance(k.value, ast.Constant)
+                    and k.value.value == "before"
+                    for k in d.keywords
+                )
+                for d in func.decorator_list
+            )
+            lowers = any(
+                isinstance(n, ast.Return)
+                and isinstance(n.value, ast.Call)
+                and isinstance(n.value.func, ast.Attribute)
+                and n.value.func.attr == "lower"
+                for n in ast.walk(func)
+            )
+            if validates and lowers:
+                return True
+    return False
+
+
+def add_config_choices(tree: SourceTree, flags: dict[str, dict[str, Any]]) -> None:
+    for flag, (module, name, field_name) in CONFIG_REGISTRIES.items():
+        record = flags.get(flag)
+        values = registry_values(tree, module, name) if record is not None else None
+        if record is None or values is None:
+            continue
+        record["config_choices"] = values
+        if lowercases_before(tree, field_name):
+            record["config_choices_lower"] = True
+
+
 def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
     tree = SourceTree(root)
     profile = detect_profile(tree)
@@ -1845,6 +1934,7 @@ def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
                 old["aliases"] = al
             continue
         flags[name] = out
+    add_config_choices(tree, flags)
     features["spec_shortcuts"] = "--spec-method" in flags
     features.update(HAND_VERIFIED_FEATURES.get(minor, {}))
     return {"flags": flags, "positional": positional, "parser_features": features}

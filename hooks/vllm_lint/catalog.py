@@ -55,6 +55,10 @@ class FlagSpec:
     # a `custom` type made of str methods, replayed before `choices` are judged:
     # (("lower",), ("replace", "-", "_")) for `lambda s: s.lower().replace("-", "_")`
     normalize: tuple[tuple[str, ...], ...] = ()
+    # names vLLM accepts when it builds its config, from a registry argparse does not know
+    # (`--quantization`: QUANTIZATION_METHODS), lower-cased first when `config_choices_lower`
+    config_choices: tuple[str, ...] | None = None
+    config_choices_lower: bool = False
     record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -87,6 +91,8 @@ def _spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
         enum_extra=tuple(rec.get("enum_extra", ())),
         json_extra=rec.get("json_extra"),
         normalize=tuple(tuple(str(part) for part in call) for call in rec.get("normalize", ())),
+        config_choices=_tuple(rec.get("config_choices")),
+        config_choices_lower=bool(rec.get("config_choices_lower", False)),
         record=MappingProxyType(dict(rec)),
     )
 

@@ -426,6 +426,24 @@ class ArgvParser:
                 )
             )
             return _BAD
+        if spec.config_choices is not None and isinstance(value, str):
+            # argparse takes any str; vLLM refuses a name its registry lacks when it builds
+            # its config ("Unknown quantization method: x. Must be one of [...]",
+            # ModelConfig._verify_quantization, vllm/config/model.py:1466 in 0.33)
+            # the value is kept either way: rules that judge it then (VL321) still see it
+            name = value.lower() if spec.config_choices_lower else value
+            if name not in spec.config_choices:
+                out.findings.append(
+                    flag_finding(
+                        "VL005",
+                        tok.span,
+                        self.release,
+                        flag=spec.name,
+                        value=raw,
+                        choices=", ".join(spec.config_choices),
+                    )
+                )
+            return name
         return value
 
     def _json_value(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
