@@ -95,12 +95,26 @@ def _supported(release: str) -> str:
 
 
 def _fill_defaults(settings: Settings, parser: ArgvParser) -> None:
-    for spec in parser.cat.flags.values():
-        path = parser.path_of(spec)
-        if spec.default is None or "." in path or settings.has(path):
-            continue
-        settings.set(path, spec.default, None)
-        settings.defaulted.add(path)
+    document = settings.document
+    for path, default in _defaults(parser):
+        if path not in document:  # top-level paths only: `Settings.has` and `set`, inlined
+            document[path] = default
+            settings.defaulted.add(path)
+
+
+_DEFAULTS: dict[str, tuple[tuple[str, object], ...]] = {}
+
+
+def _defaults(parser: ArgvParser) -> tuple[tuple[str, object], ...]:
+    """(settings path, default) of the catalog's flags that have one, once per catalog."""
+    release = parser.cat.release
+    if release not in _DEFAULTS:
+        _DEFAULTS[release] = tuple(
+            (path, spec.default)
+            for spec in parser.cat.flags.values()
+            if spec.default is not None and "." not in (path := parser.path_of(spec))
+        )
+    return _DEFAULTS[release]
 
 
 def _config_argument(argv: Iterable[Token]) -> Token | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -41,6 +40,8 @@ def _tracked(folder: Path, root: Path) -> list[str]:
 
 def _git_files(folder: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files, or None outside a git work tree."""
+    import subprocess  # only folders need git: not on the cold path of a pre-commit run
+
     try:
         proc = subprocess.run(
             [
@@ -72,13 +73,16 @@ def _git_files(folder: Path) -> list[str] | None:
         return None
     if proc.returncode != 0 or top.returncode != 0:
         return None
-    base = Path(top.stdout.strip())
+    prefix = os.path.relpath(top.stdout.strip())  # once: relpath asks for the cwd every time
     names = []
     for raw in proc.stdout.split(b"\0"):
-        if raw:
-            full = base / os.fsdecode(raw)
-            names.append(os.path.relpath(full) if full.is_file() else "")
-    return [n for n in names if n]
+        name = os.fsdecode(raw)
+        if not name or kind_of(name) is Kind.SKIP:  # by name first: most files stop here
+            continue
+        relative = name if prefix == "." else os.path.join(prefix, name)
+        if os.path.isfile(relative):  # tracked but deleted in the work tree: left out
+            names.append(relative)
+    return names
 
 
 def _walk(folder: Path) -> Iterator[str]:

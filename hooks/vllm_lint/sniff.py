@@ -34,9 +34,11 @@ class Kind(Enum):
 
 def kind_of(path: str) -> Kind:
     """The reader a file needs, by its name alone."""
-    pure = PurePath(path)
-    name = pure.name
-    suffix = pure.suffix.lower()
+    name = path.rpartition("/")[2]  # PurePath's name and suffix in str work: this runs per file
+    if name in ("", "."):  # `dir/`, `dir/.`: PurePath's own rules
+        name = PurePath(path).name
+    dot = name.rfind(".")
+    suffix = name[dot:].lower() if 0 < dot < len(name) - 1 else ""
     if suffix in YAML_SUFFIXES:
         return Kind.YAML
     if _DOCKERFILE.fullmatch(name):

@@ -29,8 +29,11 @@ class FilePositions:
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
-        self._starts = [0]
-        self._starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+        starts = self._starts = [0]
+        at = text.find("\n")
+        while at >= 0:  # str.find runs in C: far faster than a loop over every character
+            starts.append(at + 1)
+            at = text.find("\n", at + 1)
 
     def at(self, index: int) -> tuple[int, int]:
         row = bisect_right(self._starts, index) - 1
