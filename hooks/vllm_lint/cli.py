@@ -157,19 +157,20 @@ def _lint(ns: argparse.Namespace) -> int:
         default_version=config.vllm_version,
         root=Path.cwd(),
         config=config,
+        keep_invocations=ns.show_invocations,  # else each file's launches go once checked
         **({"max_bytes": config.max_file_size} if config.max_file_size else {}),
     )
     results = lint_paths(expand(ns.paths, options.root), options)
     if ns.show_invocations:
         from .invocations_view import show
 
-        show(results, options, sys.stdout)
+        show(results, options, sys.stdout, results.files_checked)
         return EXIT_CLEAN
     findings = reported(results, options)
     color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty())
     context = ReportContext(
-        files_checked=len(results),
-        invocations=sum(len(r.invocations) for r in results),
+        files_checked=results.files_checked,
+        invocations=results.invocations,
         color=color,
         annotate_limit=ns.annotate_limit,
     )

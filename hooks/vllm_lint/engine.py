@@ -27,17 +27,44 @@ class Options:
     root: Path = field(default_factory=Path.cwd)  # nothing outside is read
     max_bytes: int = DEFAULT_MAX_BYTES
     config: Config = field(default_factory=Config)  # selection, per-path ignores, excludes
+    keep_invocations: bool = True  # False: each file's launches are dropped once checked
 
 
-def lint_paths(paths: Iterable[str], options: Options) -> list[FileResult]:
+class Results(list[FileResult]):
+    """The results of the files that have something to say, and counts over every file: a file
+    with nothing to say is counted, not kept, so that memory does not grow with the repo."""
+
+    files_checked = 0
+    invocations = 0
+
+
+def lint_paths(paths: Iterable[str], options: Options) -> Results:
     """Lint files in order; a config file that a linted launch line names is checked there,
     with that launch's release and flags, not a second time on its own."""
-    results = [lint_file(path, options) for path in paths if not options.config.excludes(path)]
+    results = Results()
+    dropped = 0  # launches counted, then let go (`keep_invocations`)
+    for path in paths:
+        if options.config.exclude and options.config.excludes(path):
+            continue
+        result = lint_file(path, options)
+        results.files_checked += 1
+        if not options.keep_invocations and not result.standalone_config:
+            dropped += len(result.invocations)
+            result.invocations = []
+        if (
+            result.findings
+            or result.invocations
+            or result.suppressions
+            or result.configs_named
+            or result.standalone_config
+        ):
+            results.append(result)
     named = {str(Path(p).resolve()) for r in results for p in r.configs_named}
     for result in results:
-        if str(Path(result.path).resolve()) in named and result.standalone_config:
+        if named and result.standalone_config and str(Path(result.path).resolve()) in named:
             result.findings.clear()
             result.invocations.clear()
+    results.invocations = dropped + sum(len(r.invocations) for r in results)
     return results
 
 

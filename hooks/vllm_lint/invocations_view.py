@@ -18,13 +18,18 @@ from .model import FileResult, Invocation
 _MAX_VALUE = 120  # long JSON values are cut for reading; the check sees them whole
 
 
-def show(results: Sequence[FileResult], options: Options, out: TextIO) -> None:
+def show(
+    results: Sequence[FileResult], options: Options, out: TextIO, files: int | None = None
+) -> None:
+    """Every launch of `results`; `files`: how many files were read (default: the results)."""
     count = 0
     for result in results:
         for invocation in result.invocations:
             count += 1
             _one(invocation, options, out)
-    out.write(f"{count} vLLM invocation(s) in {len(results)} file(s).\n")
+    out.write(
+        f"{count} vLLM invocation(s) in {len(results) if files is None else files} file(s).\n"
+    )
 
 
 def _one(invocation: Invocation, options: Options, out: TextIO) -> None:
