@@ -159,3 +159,55 @@ def test_quantization_catalog_records_the_registry() -> None:
     old = catalog.catalog_for("0.8.5").flags["--quantization"]
     assert old.config_choices is not None and "tpu_int8" in old.config_choices
     assert not old.config_choices_lower
+
+
+# -- values inside JSON flags against the Literal type of their config field --------------------
+
+_FLY = (
+    'meta-llama/Llama-3.1-8B-Instruct --speculative-config \'{"method": "ngram", '
+    '"prompt_lookup_max": 4, "num_speculative_tokens": 4, "rejection_sample_method": "fly"}\''
+)
+_FLY_DOTTED = (
+    "meta-llama/Llama-3.1-8B-Instruct --speculative-config.method ngram "
+    "--speculative-config.num_speculative_tokens 3 --speculative-config.rejection_sample_method"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "release", "expected"),
+    [
+        # SpeculativeConfig.rejection_sample_method: Literal["standard", "synthetic", "block"]
+        # in 0.25-0.32, "fly" from 0.33 (vllm/config/speculative.py:80 in 0.28, :83 in 0.33).
+        # vLLM 0.28-0.31: "rejection_sample_method: Input should be 'standard', 'synthetic'
+        # or 'block'" (pydantic, raised from vllm/engine/arg_utils.py:1869 in 0.28, :2062 in
+        # 0.31; verdicts 9fb8abc9cf12, 25bfe8d28d4e, 99dc1291f948; oracle 0.31.0 for the
+        # dotted form)
+        (_FLY, "0.28.0", ["VL005"]),
+        (_FLY, "0.31.0", ["VL005"]),
+        (_FLY, "0.33.0", []),
+        (f"{_FLY_DOTTED} fly", "0.31.0", ["VL005"]),
+        (f"{_FLY_DOTTED} standard", "0.31.0", []),
+        (f"{_FLY_DOTTED} Standard", "0.31.0", ["VL005"]),
+        # Literal[2, 3, 4] | None: an int is judged, JSON null is allowed
+        ("m --attention-config '{\"flash_attn_version\": 5}'", "0.33.0", ["VL005"]),
+        ("m --attention-config '{\"flash_attn_version\": null}'", "0.33.0", []),
+        ("m --attention-config.flash_attn_version 3", "0.33.0", []),
+    ],
+)  # fmt: skip
+def test_json_values_against_their_literal(argv: str, release: str, expected: list[str]) -> None:
+    assert rules_of(argv, release) == expected
+
+
+def test_json_literal_message_names_the_dotted_key() -> None:
+    [finding] = check_command_line(_FLY, "0.30.0")
+    assert finding.message == (
+        "--speculative-config.rejection_sample_method 'fly' is not one of: "
+        "standard, synthetic, block"
+    )
+
+
+def test_json_literals_skip_fields_a_before_validator_rewrites() -> None:
+    spec = catalog.catalog_for("0.33.0").flags["--compilation-config"]
+    # CompilationConfig.mode / cudagraph_mode have mode="before" validators (0.33)
+    assert "cudagraph_mode" not in spec.json_literals and "mode" not in spec.json_literals
+    assert spec.json_literals["compile_cache_save_format"] == ("binary", "unpacked")

@@ -1597,6 +1597,83 @@ def json_extra_of(cref: ClassRef) -> str:
     return "ignore"
 
 
+def _pydantic_validated(cref: ClassRef) -> bool:
+    """Whether pydantic validates the class's fields when vLLM builds it: a BaseModel, a
+    ``pydantic.dataclasses.dataclass``, or vLLM's own ``@config`` that makes one (0.16+)."""
+    if is_basemodel(cref):
+        return True
+    for d in cref.node.decorator_list:
+        fn = d.func if isinstance(d, ast.Call) else d
+        short = dotted(fn).split(".")[-1]
+        binding = cref.mod.bindings.get(dotted(fn).split(".")[0])
+        if (
+            short == "dataclass"
+            and binding is not None
+            and binding.kind == "import"
+            and binding.target_mod == "pydantic.dataclasses"
+        ):
+            return True
+        if short == "config" and _decorator_forbids(cref, "config"):
+            return True
+    return False
+
+
+def _validators_before(cref: ClassRef) -> tuple[set[str], bool]:
+    """(fields with a ``mode="before"``/``"wrap"`` field validator, whether a
+    ``mode="before"``/``"wrap"`` model validator exists) over the class and its bases:
+    such a validator may turn a value the Literal lacks into one it has."""
+    names: set[str] = set()
+    model_level = False
+    for c in class_mro(cref):
+        for st in c.node.body:
+            if not isinstance(st, ast.FunctionDef):
+                continue
+            for d in st.decorator_list:
+                if not isinstance(d, ast.Call):
+                    continue
+                kind = dotted(d.func).split(".")[-1]
+                modes = [
+                    k.value.value
+                    for k in d.keywords
+                    if k.arg == "mode" and isinstance(k.value, ast.Constant)
+                ]
+                early = any(m in ("before", "wrap", "plain") for m in modes)
+                if kind == "field_validator" and early:
+                    names.update(str(a.value) for a in d.args if isinstance(a, ast.Constant))
+                if kind == "model_validator" and early:
+                    model_level = True
+    return names, model_level
+
+
+def json_literals_of(cref: ClassRef) -> dict[str, list[Any]]:
+    """Key -> the values pydantic accepts, for the fields of a JSON flag's class whose type
+    is a ``Literal`` (or ``Literal | None``: null among the values). Pydantic refuses any
+    other value with "<key>: Input should be 'a', 'b' or 'c'" (0.28.0:
+    SpeculativeConfig.rejection_sample_method, raised from vllm/engine/arg_utils.py:1869).
+    Fields a "before" validator may rewrite are left out, and classes pydantic does not
+    validate give {}."""
+    if not _pydantic_validated(cref):
+        return {}
+    early, model_level = _validators_before(cref)
+    if model_level:
+        return {}
+    out: dict[str, list[Any]] = {}
+    for name, ann, owner in fields_of(cref):
+        if name in early or "SkipValidation" in ast.unparse(ann.annotation):
+            continue
+        hints = analyse_annotation(owner.mod, ann.annotation)
+        if not hints or any(h.kind not in ("literal", "none") for h in hints):
+            continue
+        values: list[Any] = []
+        for h in hints:
+            values.extend(h.args if h.kind == "literal" else [None])
+        if not any(v is not None for v in values):
+            continue
+        if all(v is None or isinstance(v, str | int | bool) for v in values):
+            out[name] = list(dict.fromkeys(values))
+    return out
+
+
 # Config classes that vLLM creates only for some models: a value validated there is
 # not checked for other models (0.33.0 oracle: `--mm-encoder-attn-backend bogus` is
 # accepted for a text-only Llama; MultiModalConfig validates it for multimodal ones).
@@ -1797,6 +1874,9 @@ def build_record(rec: ArgRecord, enable_disable: bool) -> tuple[str, dict[str, A
             if keys:
                 out["json_keys"] = sorted(keys)
                 out["json_extra"] = json_extra_of(jc)
+                literals = json_literals_of(jc)
+                if literals:
+                    out["json_literals"] = dict(sorted(literals.items()))
     if kw.get("__unresolved__"):
         out["unresolved"] = sorted(set(kw["__unresolved__"]))
     return name, out

@@ -59,6 +59,8 @@ class FlagSpec:
     # (`--quantization`: QUANTIZATION_METHODS), lower-cased first when `config_choices_lower`
     config_choices: tuple[str, ...] | None = None
     config_choices_lower: bool = False
+    # JSON key -> the values its Literal type allows (None for null), checked by pydantic
+    json_literals: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -93,6 +95,9 @@ def _spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
         normalize=tuple(tuple(str(part) for part in call) for call in rec.get("normalize", ())),
         config_choices=_tuple(rec.get("config_choices")),
         config_choices_lower=bool(rec.get("config_choices_lower", False)),
+        json_literals=MappingProxyType(
+            {k: tuple(v) for k, v in rec.get("json_literals", {}).items()}
+        ),
         record=MappingProxyType(dict(rec)),
     )
 

@@ -300,6 +300,8 @@ class ArgvParser:
             value = items + (raw.split(",") if isinstance(value, str) else [value])
         if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
             out.findings.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
+        elif "." not in subkey and not append:
+            self._check_literal(spec, subkey, value, span, out)
         out.settings.set(path, value, span)
         return nxt
 
@@ -460,7 +462,30 @@ class ArgvParser:
             for key in value:
                 if key not in spec.json_keys:
                     out.findings.append(self._unknown_key(spec, key, tok.span))
+                else:
+                    self._check_literal(spec, key, value[key], tok.span, out)
         return value
+
+    def _check_literal(
+        self, spec: FlagSpec, key: str, value: Any, span: Span, out: ParsedArgs
+    ) -> None:
+        """A key whose config field is a `Literal`: pydantic refuses any other value when vLLM
+        builds the config ("rejection_sample_method: Input should be 'standard', 'synthetic'
+        or 'block'", vLLM 0.28.0, raised from vllm/engine/arg_utils.py:1869). Only a value of
+        a type the Literal has is judged (pydantic's lax mode may convert the others)."""
+        allowed = spec.json_literals.get(key)
+        if not allowed:
+            return
+        if any(type(value) is type(v) and value == v for v in allowed):
+            return
+        if not any(type(value) is type(v) for v in allowed):
+            return
+        choices = ", ".join("null" if v is None else str(v) for v in allowed)
+        out.findings.append(
+            flag_finding(
+                "VL005", span, self.release, flag=f"{spec.name}.{key}", value=value, choices=choices
+            )
+        )
 
     # -- findings ---------------------------------------------------------------------------
 
