@@ -144,6 +144,9 @@ def derive(settings: Settings) -> None:
             "env.VLLM_USE_V2_MODEL_RUNNER",
             defaulted="env.VLLM_USE_V2_MODEL_RUNNER" not in spans,
         )
+        forced = _v2_forced(settings, release) if runner else None
+        if forced is not None:
+            put("v2_forced_by", forced[0], forced[1])
 
     # The image a container or service runs, and whether its tag names a release
     # (for organisation policies in rule packs: "pin the vLLM image").
@@ -190,6 +193,9 @@ def _v2_model_runner(
         return True  # Model Runner V1 is gone
     kda = derived.get("kda")
     if release < (0, 29, 0):
+        forced = _v2_forced(settings, release)
+        if forced is not None:
+            return True
         # 0.27–0.28: V2 by default only for DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (vllm.py:69),
         # which lists KimiK3 but no Nemotron-H; other hybrid models get V1.
         return None if kda is None else bool(kda)
@@ -251,3 +257,21 @@ def _compilation_may_need_v1(settings: Settings, release: tuple[int, int, int]) 
         settings.get(f"compilation_config.pass_config.{key}") not in (None, False)
         for key in ("enable_sp", "fuse_gemm_comms")
     )
+
+
+def _v2_forced(settings: Settings, release: tuple[int, int, int]) -> tuple[str, str] | None:
+    """Why vLLM runs Model Runner V2 whatever it lacks (then _validate_v2_model_runner refuses
+    what V2 cannot run instead of falling back to V1), as (reason, the flag's path):
+    VLLM_USE_V2_MODEL_RUNNER=1, or before 0.29 a feature only V2 implements:
+    -pcp > 1 (0.27-0.28, vllm.py:621 in 0.28) and the dspark method (0.25-0.28, :630)."""
+    env = settings.get("env.VLLM_USE_V2_MODEL_RUNNER")
+    if isinstance(env, str) and env.strip():
+        return ("VLLM_USE_V2_MODEL_RUNNER=1", "env.VLLM_USE_V2_MODEL_RUNNER")
+    if release >= (0, 29, 0):
+        return None
+    pcp = settings.get("prefill_context_parallel_size")
+    if release >= (0, 27, 0) and isinstance(pcp, int) and not isinstance(pcp, bool) and pcp > 1:
+        return ("--prefill-context-parallel-size > 1", "prefill_context_parallel_size")
+    if release >= (0, 25, 0) and settings.get("speculative_config.method") == "dspark":
+        return ("the dspark speculative method", "speculative_config")
+    return None

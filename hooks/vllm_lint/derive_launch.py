@@ -89,7 +89,8 @@ def _model_runner_features(settings: Settings, release: Release, put: Put) -> No
     pp = (_int(settings, "pipeline_parallel_size") or 1) > 1
     launcher = settings.get("distributed_executor_backend") == "external_launcher"
     v2: list[tuple[str, str]] = []
-    if (0, 20, 0) <= release < (0, 29, 0) and pcp:
+    # 0.26-0.28 run PCP on V2 for MLA models (vllm.py:2375 in 0.28): that hangs on the model
+    if (0, 20, 0) <= release < (0, 26, 0) and pcp:
         v2.append(("prefill context parallelism", "prefill_context_parallel_size"))
     if (0, 24, 0) <= release < (0, 34, 0) and pp and launcher:
         v2.append(("pipeline parallelism with external_launcher", "pipeline_parallel_size"))
