@@ -130,7 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _lint(ns: argparse.Namespace) -> int:
-    from . import versions
     from .collect import expand
     from .engine import Options, lint_paths, reported
     from .model import Severity
@@ -138,6 +137,8 @@ def _lint(ns: argparse.Namespace) -> int:
 
     config = _configuration(ns)
     if ns.vllm_version:
+        from . import versions
+
         try:
             versions.normalize(ns.vllm_version)
         except ValueError as exc:
@@ -185,11 +186,13 @@ def _lint(ns: argparse.Namespace) -> int:
 
 def _write_files(ns: argparse.Namespace, findings: list[Finding], context: ReportContext) -> None:
     """The outputs written besides stdout: --sarif-file, --summary-file (the job summary)."""
-    from .reporters import markdown, sarif
-
     summary = ns.summary_file
     if summary is None and ns.format == "github":
         summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
+    if not ns.sarif_file and not summary:
+        return  # the common case: neither reporter is imported
+    from .reporters import markdown, sarif
+
     try:
         if ns.sarif_file:
             sarif.write_file(ns.sarif_file, findings, context)
@@ -203,7 +206,6 @@ def _configuration(ns: argparse.Namespace) -> Config:
     """The project's configuration with the command line's overrides; rule packs loaded."""
     from dataclasses import replace
 
-    from . import rules, versions
     from .config import ConfigError, discover
 
     try:
@@ -214,13 +216,19 @@ def _configuration(ns: argparse.Namespace) -> Config:
         config = replace(config, select=ns.select)
     if ns.ignore:
         config = replace(config, ignore=config.ignore + ns.ignore)
-    try:
-        packs = [rule for path in config.extra_rules for rule in rules.load_rule_file(path)]
-        rules.use_extra_rules(packs)
-    except rules.RuleFileError as exc:
-        raise UsageError(str(exc)) from None
-    if config.vllm_version and not versions.is_supported(config.vllm_version):
-        raise UsageError(f"{config.path}: vllm-version {config.vllm_version}: unknown release")
+    if config.extra_rules or "vllm_lint.rules" in sys.modules:  # else no pack to load or drop
+        from . import rules
+
+        try:
+            packs = [rule for path in config.extra_rules for rule in rules.load_rule_file(path)]
+            rules.use_extra_rules(packs)
+        except rules.RuleFileError as exc:
+            raise UsageError(str(exc)) from None
+    if config.vllm_version:
+        from . import versions
+
+        if not versions.is_supported(config.vllm_version):
+            raise UsageError(f"{config.path}: vllm-version {config.vllm_version}: unknown release")
     return config
 
 

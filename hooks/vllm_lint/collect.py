@@ -18,10 +18,9 @@ def expand(paths: Iterable[str], root: Path) -> Iterator[str]:
     """Files to lint, in a stable order; explicit files are kept whatever their name."""
     seen: set[str] = set()
     for given in paths:
-        path = Path(given)
         found: Iterable[str]
-        if path.is_dir():
-            found = sorted(f for f in _tracked(path, root) if kind_of(f) is not Kind.SKIP)
+        if os.path.isdir(given):  # os.path, not Path: this runs for every file pre-commit passes
+            found = sorted(f for f in _tracked(Path(given), root) if kind_of(f) is not Kind.SKIP)
         else:
             found = [given]
         for name in (os.path.normpath(n) for n in found):

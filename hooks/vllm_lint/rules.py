@@ -23,6 +23,7 @@ from .settings import Settings
 from .settings import lookup as value_at
 
 DOCS_URL = "https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md"
+_key = cache(versions.key)  # the same few releases and bounds, parsed once
 
 
 class RuleFileError(Exception):
@@ -49,9 +50,9 @@ class Rule:
     url: str = ""  # documentation of a rule from a project's own pack
 
     def applies_to(self, release: str) -> bool:
-        if self.since is not None and versions.key(release) < versions.key(self.since):
+        if self.since is not None and _key(release) < _key(self.since):
             return False
-        return self.before is None or versions.key(release) < versions.key(self.before)
+        return self.before is None or _key(release) < _key(self.before)
 
     def vllm_error_for(self, release: str) -> str:
         if isinstance(self.vllm_error, str):
@@ -242,20 +243,36 @@ def _validator_class() -> Any:
 
 
 # id(rule) -> (rule, its compiled check); the rule is kept so that a reused id is not trusted
-_compiled: dict[int, tuple[Rule, Callable[[Any], bool]]] = {}
+@dataclass
+class _Plan:
+    """How a rule is evaluated, worked out once per rule."""
+
+    rule: Rule
+    # the rule's flags and every parent of them: `Settings.span(flag)` finds a span only if
+    # one of these paths has one, so a file that wrote none of them skips the rule at once
+    span_paths: frozenset[str]
+    check: Callable[[Any], bool] | None = None  # compiled on the first document that needs it
 
 
-def _matches(rule: Rule, document: Mapping[str, Any]) -> bool:
-    entry = _compiled.get(id(rule))
-    if entry is None or entry[0] is not rule:
-        # compiled once per rule; jsonschema only for a keyword outside the fast subset
+_plans: dict[int, _Plan] = {}  # by id(rule); the plan keeps its rule, so an id is not reused
+
+
+def _plan(rule: Rule) -> _Plan:
+    plan = _plans.get(id(rule))
+    if plan is None or plan.rule is not rule:
+        parents = {p.rsplit(".", n)[0] for p in rule.flags for n in range(p.count(".") + 1)}
+        plan = _plans[id(rule)] = _Plan(rule, frozenset(parents))
+    return plan
+
+
+def _matches(plan: _Plan, document: Mapping[str, Any]) -> bool:
+    if plan.check is None:  # jsonschema only for a keyword outside the fast subset
         from .fastschema import compile_schema
 
-        check = compile_schema(rule.rejects, compare_holds)
-        if check is None:
-            check = _validator_class()(rule.rejects).is_valid
-        entry = _compiled[id(rule)] = (rule, check)
-    return bool(entry[1](document))
+        plan.check = compile_schema(plan.rule.rejects, compare_holds)
+        if plan.check is None:
+            plan.check = _validator_class()(plan.rule.rejects).is_valid
+    return bool(plan.check(document))
 
 
 @cache
@@ -294,7 +311,11 @@ def evaluate(settings: Settings) -> list[Finding]:
     findings = []
     release = settings.release.version
     extra = [r for r in _extra_rules if r.rejects is not None and r.applies_to(release)]
+    written = settings.spans.keys()
     for rule in (*rules_for(release), *extra):
+        plan = _plan(rule)
+        if written.isdisjoint(plan.span_paths):
+            continue  # the fast form of the next test
         if not any(p not in settings.defaulted and settings.span(p) for p in rule.flags):
             continue  # nothing the file wrote takes part: a finding would have no line (and
             # `_finding` would drop it), so the schema need not run
@@ -302,7 +323,7 @@ def evaluate(settings: Settings) -> list[Finding]:
             continue  # never judge a value the linter could not read
         if settings.partial and any(p in settings.defaulted for p in rule.flags):
             continue  # unreadable flags (`$EXTRA_ARGS`) may have changed that default
-        if _matches(rule, settings.document):
+        if _matches(plan, settings.document):
             finding = _finding(rule, settings)
             if finding is not None:
                 findings.append(finding)

@@ -71,7 +71,8 @@ def worth_parsing(data: bytes) -> bool:
         return True
     if b"engine_kwargs" in data:  # Ray Serve LLM configs need not name vLLM
         return True
-    return len(_CONFIG_KEYS.findall(data, 0, 65536)) >= 2
+    keys = _CONFIG_KEYS.finditer(data, 0, 65536)
+    return next(keys, None) is not None and next(keys, None) is not None  # two are enough
 
 
 def is_binary(data: bytes) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Protocol
@@ -76,6 +77,21 @@ _SKIPPABLE = " \t\r\n\"'\\"
 _MAX_GAP = 400
 
 
+_RUN_OF_BLANKS = re.compile(r"[ \t]{2}")
+
+
+def _verbatim(value: str, text: str, pos: int) -> bool:
+    """Whether the greedy match below would place the value's characters one after another
+    from `pos`: the value stands there as written, on one line, with no run of blanks (a
+    blank does not advance the match, so the second of two would take the first's place)."""
+    return (
+        bool(value)
+        and text.startswith(value, pos)
+        and "\n" not in value
+        and _RUN_OF_BLANKS.search(value) is None
+    )
+
+
 def align_scalar(
     value: str, text: str, start: int, file_positions: FilePositions, block: bool
 ) -> MappedPositions:
@@ -90,6 +106,10 @@ def align_scalar(
     if block:  # skip the `|` / `>-` header line
         newline = text.find("\n", start)
         pos = len(text) if newline < 0 else newline + 1
+    elif _verbatim(value, text, pos):  # most scalars: one line, as written
+        line, col = file_positions.at(pos)
+        row = [(line, col + i) for i in range(len(value))]
+        return MappedPositions(file_positions.path, row, file_positions.at(start))
     limit = len(text)
     points: list[tuple[int, int]] = []
     for ch in value:
