@@ -4,8 +4,11 @@ vLLM line that decides it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from conftest import run_cli
 from vllm_lint import catalog, flag_history, versions
 from vllm_lint.engine import check_command_line
 
@@ -211,3 +214,42 @@ def test_json_literals_skip_fields_a_before_validator_rewrites() -> None:
     # CompilationConfig.mode / cudagraph_mode have mode="before" validators (0.33)
     assert "cudagraph_mode" not in spec.json_literals and "mode" not in spec.json_literals
     assert spec.json_literals["compile_cache_save_format"] == ("binary", "unpacked")
+
+
+# -- a --spec-* shortcut and --speculative-config setting the same key --------------------------
+
+_SC = "meta-llama/Llama-3.1-8B-Instruct --speculative-config"
+
+
+@pytest.mark.parametrize(
+    ("argv", "release", "expected"),
+    [
+        # EngineArgs.create_speculative_config: "--spec-method and
+        # --speculative-config['method'] are mutually exclusive" (vllm/engine/arg_utils.py:1848
+        # in 0.28, :2041 in 0.31, :2118 in 0.33; oracle 0.31.0, verdict bbb5dbebbbd4)
+        (f"{_SC} '{{\"method\": \"ngram\", \"num_speculative_tokens\": 3}}' --spec-method ngram",
+         "0.31.0", ["VL013"]),
+        (f"{_SC}.num_speculative_tokens 3 --spec-method ngram --spec-tokens 3", "0.31.0",
+         ["VL013"]),
+        # the shortcut first, the JSON after: the same refusal
+        ("meta-llama/Llama-3.1-8B-Instruct --spec-tokens 3 --speculative-config "
+         "'{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'", "0.33.0", ["VL013"]),
+        # different keys merge (oracle 0.31.0: accepted)
+        (f"{_SC} '{{\"num_speculative_tokens\": 3}}' --spec-method ngram", "0.31.0", []),
+        ("meta-llama/Llama-3.1-8B-Instruct --spec-method ngram --spec-tokens 3", "0.33.0", []),
+    ],
+)  # fmt: skip
+def test_spec_shortcut_and_json_key(argv: str, release: str, expected: list[str]) -> None:
+    assert rules_of(argv, release) == expected
+
+
+def test_spec_shortcut_conflict_across_the_config_file(tmp_path: Path) -> None:
+    """vLLM puts a --config file's flags into the argv: the conflict is the same."""
+    (tmp_path / "vllm.yaml").write_text(
+        'speculative-config: {"method": "ngram", "num_speculative_tokens": 3}\n', "utf-8"
+    )
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/sh\nvllm serve m --config vllm.yaml --spec-method ngram\n", "utf-8"
+    )
+    run = run_cli("--vllm-version", "0.33.0", "--format", "json", "run.sh", cwd=tmp_path)
+    assert [f["rule"] for f in run.findings()] == ["VL013"], run.out

@@ -53,6 +53,10 @@ class ArgvParser:
     def __init__(self, cat: Catalog, release: ReleaseChoice) -> None:
         self.cat = cat
         self.release = release
+        # keys of --speculative-config set by a `--spec-*` shortcut / by the JSON or a dotted
+        # key, across the --config file and the command line (vLLM joins both into one argv)
+        self._spec_shortcuts: dict[str, tuple[str, Span]] = {}
+        self._spec_json: set[str] = set()
 
     def parse(self, tokens: Sequence[Token], into: Settings | None = None) -> ParsedArgs:
         result = ParsedArgs(into if into is not None else Settings(self.release))
@@ -298,6 +302,8 @@ class ArgvParser:
             existing = out.settings.get(path)
             items = existing if isinstance(existing, list) else []
             value = items + (raw.split(",") if isinstance(value, str) else [value])
+        if self.path_of(spec) == "speculative_config":
+            self._spec_keys([subkey.split(".")[0]], out)
         if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
             out.findings.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
         elif "." not in subkey and not append:
@@ -338,8 +344,31 @@ class ArgvParser:
                 return f"{parent}.{fieldname}"
         return dest(spec.name)
 
+    def _spec_keys(
+        self, keys: Sequence[str], out: ParsedArgs, shortcut: tuple[str, Span] | None = None
+    ) -> None:
+        """`--spec-method` (`--spec-model`, `--spec-tokens`) and a --speculative-config that
+        sets the same key: vLLM 0.22+ refuses them ("--spec-method and
+        --speculative-config['method'] are mutually exclusive", EngineArgs.
+        create_speculative_config, vllm/engine/arg_utils.py:1848 in 0.28, :2118 in 0.33)."""
+        for key in keys:
+            if shortcut is not None:
+                self._spec_shortcuts.setdefault(key, shortcut)
+            elif key in self._spec_json:
+                continue
+            else:
+                self._spec_json.add(key)
+            if key in self._spec_json and key in self._spec_shortcuts:
+                flag, span = self._spec_shortcuts[key]
+                out.findings.append(flag_finding("VL013", span, self.release, flag=flag, key=key))
+
     def _store(self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs) -> None:
         path = self.path_of(spec)
+        if path.startswith("speculative_config.") and spec.name.startswith("--spec-"):
+            if value is not None:
+                self._spec_keys([path.partition(".")[2]], out, (spec.name, span))
+        elif path == "speculative_config" and isinstance(value, dict):
+            self._spec_keys([str(k) for k in value], out)
         current = out.settings.get(path)
         if (
             isinstance(value, dict)
