@@ -114,11 +114,8 @@ def _example_in_range(j: agreement.Judgement) -> bool:
 # Rule examples that vLLM refuses inside their rule's releases, for a reason the example did not
 # mean (docs/conformance.md, "Rule examples vLLM refuses"): their owners fix the example or the
 # rule, then drop the entry here. Issue 10 is done when this is empty.
-EXAMPLES_VLLM_REFUSES = {
-    "example VL222@0.31.0 pass0": "-tp 3 does not divide Qwen3-30B-A3B's 32 attention heads",
-    "example VL321@0.23.0 pass0": "fbgemm_fp8 needs an FBGEMM checkpoint, not Llama 3.1 8B",
-    "example VL322@0.32.0 pass0": "Llama 3.1 does not implement --enable-hc-sp",
-}
+# (VL222, VL321 and VL322 now have examples vLLM accepts; their old verdicts go when re-recorded.)
+EXAMPLES_VLLM_REFUSES: dict[str, str] = {}
 
 
 @pytest.mark.xfail(strict=False, reason="verdicts of 0.28-0.34 being re-recorded (issue 10)")
