@@ -58,33 +58,14 @@ def test_verdicts_spread_over_the_rule_families(release: str) -> None:
         assert refused[prefix] >= least, f"{release}: {refused[prefix]} refusals in {prefix}*"
 
 
-# Agreement measured when these verdicts were recorded (issue 10's target is 99 %, still open:
-# docs/conformance.md lists what the linter misses). A change that lowers agreement fails here;
-# raise a floor when a fix raises the rate.
-AGREEMENT_FLOOR = {
-    "0.28.0": 0.953,
-    "0.30.0": 0.975,
-    "0.31.0": 0.979,
-    "0.33.0": 0.981,
-    "0.34.0": 0.977,
-}
-
-
-@pytest.mark.parametrize("release", RELEASES)
-def test_agreement_with_vllm_does_not_drop(release: str) -> None:
-    stats = report.release_stats(release, _judged()[release])
-    floor = AGREEMENT_FLOOR[release]
-    assert stats.rate >= floor, f"{release}: {stats.agree}/{stats.cases} agree, below {floor}"
-
-
-@pytest.mark.xfail(strict=False, reason="99 % reached with the verdicts being re-recorded (issue 10)")
 @pytest.mark.parametrize("release", RELEASES)
 def test_agreement_with_vllm_is_at_least_99_percent(release: str) -> None:
+    # With every disagreement listed with its reason (next test), a change that turns an
+    # agreeing case into a disagreement fails there even while the rate stays above 99 %.
     stats = report.release_stats(release, _judged()[release])
     assert stats.rate >= 0.99, f"{release}: {stats.agree}/{stats.cases} agree"
 
 
-@pytest.mark.xfail(strict=False, reason="verdicts of 0.28-0.34 being re-recorded (issue 10)")
 def test_every_disagreement_has_a_reason_and_no_reason_is_stale() -> None:
     reasons = report.known_reasons()
     disagreeing = {j.verdict.case.key: j for js in _judged().values() for j in js if not j.agrees}

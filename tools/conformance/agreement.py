@@ -30,7 +30,7 @@ T = TypeVar("T")
 _GRAMMAR_MESSAGES = (
     (re.compile(r"unrecognized arguments"), "VL001"),
     (re.compile(r"ambiguous option"), "VL001"),
-    (re.compile(r"invalid choice"), "VL005"),
+    (re.compile(r"invalid choice|Unknown quantization method|Input should be"), "VL005"),
     (re.compile(r"invalid \S+ value|ignored explicit argument|invalid value"), "VL004"),
     (re.compile(r"expected one argument|expected at least one argument"), "VL009"),
     (re.compile(r"Extra inputs are not permitted|unexpected keyword argument"), "VL006"),
