@@ -129,6 +129,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+def run() -> NoReturn:
+    """The program (the `vllm-lint` script, `python -m vllm_lint`): `main`, its output flushed,
+    then `os._exit`. The interpreter's teardown would free every object of the run one by one
+    (about a tenth of a 2,000-file run) for a process that is ending anyway."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # as in `main`: the reader left; say nothing more
+        code = EXIT_FINDINGS
+    os._exit(code)
+
+
 def _lint(ns: argparse.Namespace) -> int:
     from .collect import expand
     from .engine import Options, lint_paths, reported
@@ -239,4 +252,4 @@ def _known_series() -> list[str]:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run()

@@ -15,18 +15,37 @@ _SKIP_DIRS = frozenset(
 
 
 def expand(paths: Iterable[str], root: Path) -> Iterator[str]:
-    """Files to lint, in a stable order; explicit files are kept whatever their name."""
-    seen: set[str] = set()
-    for given in paths:
-        found: Iterable[str]
+    """Files to lint, in a stable order, each once; explicit files are kept whatever their name.
+
+    Memory stays flat in the size of the repo: a folder's listing is let go name by name as
+    the files are linted, and names are remembered (to skip repeats) only when several paths
+    were given; within one listing a repeated name is adjacent (git lists a file in conflict
+    once per stage)."""
+    given_paths = list(paths)
+    seen: set[str] | None = set() if len(given_paths) > 1 else None
+    for given in given_paths:
         if os.path.isdir(given):  # os.path, not Path: this runs for every file pre-commit passes
-            found = sorted(f for f in _tracked(Path(given), root) if kind_of(f) is not Kind.SKIP)
+            found = sorted(
+                (f for f in _tracked(Path(given), root) if kind_of(f) is not Kind.SKIP),
+                reverse=True,
+            )
         else:
             found = [given]
-        for name in (os.path.normpath(n) for n in found):
-            if name not in seen:
+        previous = None
+        while found:
+            name = _normal(found.pop())
+            if name == previous or (seen is not None and name in seen):
+                continue
+            previous = name
+            if seen is not None:
                 seen.add(name)
-                yield name
+            yield name
+
+
+def _normal(name: str) -> str:
+    """`os.path.normpath`, returning the same string when it is already normal (no copy)."""
+    normal = os.path.normpath(name)
+    return name if normal == name else normal
 
 
 def _tracked(folder: Path, root: Path) -> list[str]:

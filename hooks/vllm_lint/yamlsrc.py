@@ -82,7 +82,7 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-_MEMO_LIMIT = 65536  # distinct scalar texts whose tag is remembered; beyond, start again
+_MEMO_LIMIT = 4096  # distinct scalar texts whose tag is remembered; beyond, start again
 
 
 @functools.cache
