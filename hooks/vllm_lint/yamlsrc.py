@@ -171,8 +171,8 @@ def _entries(node: Any) -> tuple[list[tuple[str, Any, Any]], dict[str, Any]]:
         return memo[1], memo[2]
     listed = list(_items(node))
     first: dict[str, Any] = {}
-    for name, _key, value in listed:
-        first.setdefault(name, value)
+    for name, _key, value in reversed(listed):  # the first of a repeated key wins
+        first[name] = value
     _ENTRIES[id(node)] = (node, listed, first)
     return listed, first
 
@@ -256,27 +256,32 @@ def duplicate_keys(document: Any) -> Iterator[tuple[str, Any, Any]]:
 def walk(node: Any, budget: list[int] | None = None) -> Iterator[Any]:
     """Every node below `node` (pre-order), at most MAX_NODES of them, aliases visited once."""
     if budget is not None:
-        return _walk(node, budget)
+        return iter(_walk(node, budget))
     memo = _WALKS.get(id(node))
     if memo is None or memo[0] is not node:
-        memo = _WALKS[id(node)] = (node, list(_walk(node, [MAX_NODES])))
+        memo = _WALKS[id(node)] = (node, _walk(node, [MAX_NODES]))
     return iter(memo[1])
 
 
-def _walk(node: Any, budget: list[int]) -> Iterator[Any]:
+def _walk(node: Any, budget: list[int]) -> list[Any]:
+    found = []
     stack = [node]
     seen: set[int] = set()
-    while stack and budget[0] > 0:
+    left = budget[0]
+    while stack and left > 0:
         current = stack.pop()
         if id(current) in seen:
             continue
         seen.add(id(current))
-        budget[0] -= 1
-        yield current
-        if is_mapping(current):
-            stack.extend(v for _k, _kn, v in reversed(_entries(current)[0]))
-        elif is_sequence(current):
+        left -= 1
+        found.append(current)
+        kind = type(current).__name__
+        if kind == "MappingNode":
+            stack.extend([v for _k, _kn, v in reversed(_entries(current)[0])])
+        elif kind == "SequenceNode":
             stack.extend(reversed(current.value))
+    budget[0] = left
+    return found
 
 
 _BOOL_TAG = "tag:yaml.org,2002:bool"
