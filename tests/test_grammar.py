@@ -48,8 +48,16 @@ def test_booleans_and_their_negations_by_release() -> None:
 
 
 def test_json_values_dotted_keys_and_spec_shortcuts_merge() -> None:
+    # the dotted keys make one object, which vLLM appends after the argv: it replaces the
+    # full JSON (vllm/utils/argparse_utils.py:441-502 in 0.33; tests/test_grammar_json_repeats.py)
     doc = effective(
         'm --speculative-config \'{"method": "ngram"}\' '
+        "--speculative-config.num_speculative_tokens 3 --speculative_config.prompt_lookup_max=4",
+        "0.33.0",
+    )
+    assert doc["speculative_config"] == {"num_speculative_tokens": 3, "prompt_lookup_max": 4}
+    doc = effective(
+        "m --speculative-config.method ngram "
         "--speculative-config.num_speculative_tokens 3 --speculative_config.prompt_lookup_max=4",
         "0.33.0",
     )

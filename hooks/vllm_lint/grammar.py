@@ -9,6 +9,7 @@ positional model. Problems a parser or a type check would stop at become finding
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
 import re
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from . import flag_history
+from . import flag_history, versions
 from .catalog import Catalog, FlagSpec, catalog_for
 from .model import Finding, ReleaseChoice, Span, Token
 from .rules import flag_finding
@@ -28,6 +29,19 @@ _HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT]i?)?")
 _HUMAN_FACTORS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 # Flags whose value belongs to a key of a JSON flag (vLLM 0.25+ `--spec-*` shortcuts).
 _PARENT_OF_CLASS = {"SpeculativeConfig": "speculative_config"}
+# JSON flags whose argparse type is `json.loads` alone (and the release that made it so):
+# their keys are judged once, when vLLM builds the config from the value that won, so a
+# value given earlier and replaced is never judged (vllm/engine/arg_utils.py:829 in 0.9.2,
+# `type=json.loads`; `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`
+# :1614 in 0.28, :1791 in 0.31, :1864 in 0.33, :1895 in 0.34; diffusion_config from 0.24
+# (:1506), watermark_config from 0.30 (:1706)). Every other JSON flag is a config dataclass
+# whose type is `TypeAdapter(cls).validate_json` (parse_dataclass, :337 in 0.28, :369 in
+# 0.33): argparse runs it on every occurrence, so a replaced value is still refused.
+_JUDGED_WHEN_BUILT = {
+    "speculative_config": "0.0.0",
+    "diffusion_config": "0.24.0",
+    "watermark_config": "0.30.0",
+}
 
 
 def dest(flag: str) -> str:
@@ -42,6 +56,26 @@ def _merge_span(first: Span, last: Span) -> Span:
 
 
 @dataclass
+class _Value:
+    """One value of a JSON flag: a full value (`--x '{..}'`), or the object vLLM builds from
+    the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the findings
+    that count only if this value is the one vLLM keeps."""
+
+    value: Any
+    span: Span | None
+    spans: dict[str, Span] = field(default_factory=dict)
+    held: list[Finding] = field(default_factory=list)
+    opaque: bool = False
+    reported: bool = False
+
+
+@dataclass
+class _JsonFlag:
+    full: _Value | None = None  # the last full value: argparse keeps only the last one
+    dotted: dict[str, _Value] = field(default_factory=dict)  # by the flag name as written
+
+
+@dataclass
 class ParsedArgs:
     settings: Settings
     findings: list[Finding] = field(default_factory=list)
@@ -53,16 +87,26 @@ class ArgvParser:
     def __init__(self, cat: Catalog, release: ReleaseChoice) -> None:
         self.cat = cat
         self.release = release
-        # keys of --speculative-config set by a `--spec-*` shortcut / by the JSON or a dotted
-        # key, across the --config file and the command line (vLLM joins both into one argv)
-        self._spec_shortcuts: dict[str, tuple[str, Span]] = {}
-        self._spec_json: set[str] = set()
+        self._reset()
+
+    def _reset(self) -> None:
+        # what the --config file and the command line wrote, for vLLM joins both into one
+        # argv: the values of each JSON flag, the `--spec-*` shortcuts (the key of
+        # --speculative-config each sets -> flag, value, where), the VL013 keys reported
+        self._json: dict[str, _JsonFlag] = {}
+        self._spec_shortcuts: dict[str, tuple[str, Any, Span]] = {}
+        self._spec_reported: set[str] = set()
 
     def parse(self, tokens: Sequence[Token], into: Settings | None = None) -> ParsedArgs:
+        """Parse `tokens` into `into` (the --config file's argv first, then the command
+        line's, into the same settings), or into new settings (a new argv)."""
+        if into is None:
+            self._reset()
         result = ParsedArgs(into if into is not None else Settings(self.release))
         i = 0
         while i < len(tokens):
             i = self._one(tokens, i, result)
+        self._settle(result)
         return result
 
     # -- one option -----------------------------------------------------------------------
@@ -238,8 +282,17 @@ class ArgvParser:
             return nxt
         span = _merge_span(tok.span, values[-1].span)
         if any(v.opaque for v in values):
-            out.settings.set(self.path_of(spec), "<opaque>", span)
-            out.settings.opaque.add(self.path_of(spec))
+            path = self.path_of(spec)
+            shortcut = self._shortcut_key(spec)
+            if _is_json(spec) and not config:
+                self._json.setdefault(path, _JsonFlag()).full = _Value(
+                    "<opaque>", span, opaque=True
+                )
+            elif shortcut is not None:
+                self._spec_shortcuts[shortcut] = (spec.name, _OPAQUE, span)
+            else:
+                out.settings.set(path, "<opaque>", span)
+                out.settings.opaque.add(path)
             return nxt
         if config:
             out.config_files.append(values[0])
@@ -249,9 +302,16 @@ class ArgvParser:
             if all(c is not _BAD for c in converted):
                 self._store(spec, converted, span, out)
         else:
+            mark = len(out.findings)
             value = self._convert(spec, values[0], out)
             if value is not _BAD:
-                self._store(spec, value, span, out)
+                held: list[Finding] = []
+                if _is_json(spec) and self._judged_when_built(spec):
+                    # the keys of a value a later one replaces are never judged: held
+                    # until the end (VL007, a value json.loads refuses, is not held)
+                    held = out.findings[mark:]
+                    del out.findings[mark:]
+                self._store(spec, value, span, out, held)
         return nxt
 
     def _take_values(
@@ -296,19 +356,28 @@ class ArgvParser:
             return i + 1
         append = subkey.endswith("+")
         subkey = subkey.rstrip("+")
-        path = f"{self.path_of(spec)}.{subkey}"
-        value = _json_scalar(raw)
-        if append:
-            existing = out.settings.get(path)
-            items = existing if isinstance(existing, list) else []
-            value = items + (raw.split(",") if isinstance(value, str) else [value])
-        if self.path_of(spec) == "speculative_config":
-            self._spec_keys([subkey.split(".")[0]], out)
+        flag_path = self.path_of(spec)
+        # `--x.key+ a,b` is the list ["a", "b"] (json.dumps(value_str.split(","))), merged
+        # into what the other dotted keys of the same written name built
+        # (FlexibleArgumentParser.parse_args, vllm/utils/argparse_utils.py:399-416 in 0.28)
+        value = raw.split(",") if append else _json_scalar(raw)
+        written = tok.text.partition("=")[0].partition(".")[0]
+        if written.startswith("--"):
+            written = written.replace("_", "-")
+        group = self._json.setdefault(flag_path, _JsonFlag()).dotted.setdefault(
+            written, _Value({}, None)
+        )
+        _dict_update(group.value, _nested(subkey.split("."), value))
+        group.spans[f"{flag_path}.{subkey}"] = span
+        sink = group.held if self._judged_when_built(spec) else out.findings
         if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
-            out.findings.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
+            sink.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
         elif "." not in subkey and not append:
+            before = len(out.findings)
             self._check_literal(spec, subkey, value, span, out)
-        out.settings.set(path, value, span)
+            if sink is not out.findings:
+                sink += out.findings[before:]
+                del out.findings[before:]
         return nxt
 
     def _optimization_level(
@@ -344,39 +413,86 @@ class ArgvParser:
                 return f"{parent}.{fieldname}"
         return dest(spec.name)
 
-    def _spec_keys(
-        self, keys: Sequence[str], out: ParsedArgs, shortcut: tuple[str, Span] | None = None
+    def _shortcut_key(self, spec: FlagSpec) -> str | None:
+        """The key of --speculative-config a `--spec-*` shortcut sets (vLLM 0.22+)."""
+        path = self.path_of(spec)
+        if path.startswith("speculative_config.") and spec.name.startswith("--spec-"):
+            return path.partition(".")[2]
+        return None
+
+    def _judged_when_built(self, spec: FlagSpec) -> bool:
+        since = _JUDGED_WHEN_BUILT.get(self.path_of(spec))
+        if since is None:
+            return False
+        try:
+            return versions.key(self.release.version) >= versions.key(since)
+        except ValueError:
+            return True
+
+    def _store(
+        self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs, held: Sequence[Finding] = ()
     ) -> None:
+        shortcut = self._shortcut_key(spec)
+        if shortcut is not None:
+            if value is not None:  # argparse keeps the last; vLLM skips None
+                self._spec_shortcuts[shortcut] = (spec.name, value, span)
+            return
+        path = self.path_of(spec)
+        if _is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
+            self._json.setdefault(path, _JsonFlag()).full = _Value(value, span, held=list(held))
+            return
+        out.settings.set(path, value, span)
+
+    def _settle(self, out: ParsedArgs) -> None:
+        """Each JSON flag's value as vLLM sees it. argparse keeps the last full value
+        (`--x '{..}' --x '{..}'`: the first is gone). FlexibleArgumentParser.parse_args turns
+        the dotted keys written with one flag name into one object and appends it, as
+        `--x '{..}'`, after every other argument: it replaces any full value, given before
+        or after (vllm/utils/argparse_utils.py:441-502 in 0.33 and 0.34, :399-460 in 0.31,
+        :387-448 in 0.30, :368-429 in 0.28, the same code since 0.9.2, vllm/utils/__init__.py:
+        1549-1594; 0.9.0 vllm/utils.py:1449-1475; oracle 0.34.0: `--speculative-config.method ngram
+        --speculative-config.num_speculative_tokens 3 --speculative-config '{.., "bogus_key":
+        1}'` accepted). Names written differently (`-sc.x`, `--speculative-config.y`) make one
+        object each, appended in the order each first appears: the last one wins. The
+        `--spec-*` shortcuts are then added to --speculative-config's keys
+        (EngineArgs.create_speculative_config, vllm/engine/arg_utils.py:2108 in 0.33)."""
+        paths = list(self._json)
+        if self._spec_shortcuts and "speculative_config" not in self._json:
+            paths.append("speculative_config")
+        for path in paths:
+            flag = self._json.get(path)
+            winner = None
+            if flag is not None:
+                winner = list(flag.dotted.values())[-1] if flag.dotted else flag.full
+            value = copy.deepcopy(winner.value) if winner is not None else None
+            spans = dict(winner.spans) if winner is not None else {}
+            if winner is not None and not winner.reported:
+                winner.reported = True
+                out.findings += winner.held
+            opaque = winner is not None and winner.opaque
+            if path == "speculative_config" and not opaque:
+                value = self._add_shortcuts(value, spans, out)
+            out.settings.replace(path, value, winner.span if winner else None, spans, opaque)
+
+    def _add_shortcuts(self, value: Any, spans: dict[str, Span], out: ParsedArgs) -> Any:
         """`--spec-method` (`--spec-model`, `--spec-tokens`) and a --speculative-config that
         sets the same key: vLLM 0.22+ refuses them ("--spec-method and
         --speculative-config['method'] are mutually exclusive", EngineArgs.
         create_speculative_config, vllm/engine/arg_utils.py:1848 in 0.28, :2118 in 0.33)."""
-        for key in keys:
-            if shortcut is not None:
-                self._spec_shortcuts.setdefault(key, shortcut)
-            elif key in self._spec_json:
+        if not self._spec_shortcuts or not (value is None or isinstance(value, dict)):
+            return value
+        value = {} if value is None else value
+        for key, (flag, given, span) in self._spec_shortcuts.items():
+            if key in value:
+                if key not in self._spec_reported:
+                    self._spec_reported.add(key)
+                    out.findings.append(
+                        flag_finding("VL013", span, self.release, flag=flag, key=key)
+                    )
                 continue
-            else:
-                self._spec_json.add(key)
-            if key in self._spec_json and key in self._spec_shortcuts:
-                flag, span = self._spec_shortcuts[key]
-                out.findings.append(flag_finding("VL013", span, self.release, flag=flag, key=key))
-
-    def _store(self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs) -> None:
-        path = self.path_of(spec)
-        if path.startswith("speculative_config.") and spec.name.startswith("--spec-"):
-            if value is not None:
-                self._spec_keys([path.partition(".")[2]], out, (spec.name, span))
-        elif path == "speculative_config" and isinstance(value, dict):
-            self._spec_keys([str(k) for k in value], out)
-        current = out.settings.get(path)
-        if (
-            isinstance(value, dict)
-            and isinstance(current, dict)
-            and path not in out.settings.defaulted
-        ):
-            value = {**current, **value}  # dotted keys given earlier are kept
-        out.settings.set(path, value, span)
+            value[key] = "<opaque>" if given is _OPAQUE else given
+            spans[f"speculative_config.{key}"] = span
+        return value
 
     def _convert(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
         raw = tok.text
@@ -578,12 +694,36 @@ def _unknown_hint(catalogued: str, flag: str, release: str) -> str:
     return hint + (f" ({history})" if history else "")
 
 
+def _is_json(spec: FlagSpec) -> bool:
+    return spec.type == "json" or bool(spec.json_keys)
+
+
+def _nested(keys: Sequence[str], value: Any) -> Any:
+    """create_nested_dict: ["a", "b"], 1 -> {"a": {"b": 1}}."""
+    for key in reversed(keys):
+        value = {key: value}
+    return value
+
+
+def _dict_update(original: dict[str, Any], update: dict[str, Any]) -> None:
+    """recursive_dict_update of FlexibleArgumentParser.parse_args: objects merge, lists add
+    up, anything else is replaced."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(original.get(key), dict):
+            _dict_update(original[key], value)
+        elif isinstance(value, list) and isinstance(original.get(key), list):
+            original[key] += value
+        else:
+            original[key] = value
+
+
 class _Bad:
     def __repr__(self) -> str:
         return "<bad value>"
 
 
 _BAD: Any = _Bad()
+_OPAQUE: Any = object()  # a shortcut's value nobody can read
 
 
 def _enum_accepts(spec: FlagSpec, raw: str) -> bool:

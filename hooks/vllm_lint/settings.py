@@ -69,6 +69,27 @@ class Settings:
             path = path.rpartition(".")[0]
         return None
 
+    def replace(
+        self,
+        path: str,
+        value: Any,
+        span: Span | None,
+        spans: dict[str, Span] | None = None,
+        opaque: bool = False,
+    ) -> None:
+        """Set `path` to `value`, forgetting what was said of it and of the paths under it
+        (where they were written, whether they were opaque): a value argparse replaced."""
+        prefix = path + "."
+        for known in [p for p in self.spans if p == path or p.startswith(prefix)]:
+            del self.spans[known]
+        for known in [p for p in self.opaque if p == path or p.startswith(prefix)]:
+            self.opaque.discard(known)
+        self.set(path, value, span)
+        if spans:
+            self.spans.update(spans)
+        if opaque:
+            self.opaque.add(path)
+
     def set(self, path: str, value: Any, span: Span | None) -> None:
         parts = path.split(".")
         node = self.document
