@@ -100,11 +100,7 @@ def lint_file(path: str, options: Options) -> FileResult:
     if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
         return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
     try:
-        with open(path, "rb") as handle:
-            # most files are small: a short first read avoids a buffer of max_bytes per file
-            data = handle.read(_FIRST_READ)
-            if len(data) == _FIRST_READ:
-                data += handle.read(options.max_bytes + 1 - _FIRST_READ)
+        data = _read(path, options.max_bytes + 1)
     except OSError as exc:
         return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
     if len(data) > options.max_bytes:
@@ -114,6 +110,22 @@ def lint_file(path: str, options: Options) -> FileResult:
             )
         return FileResult(path)
     return lint_bytes(path, data, options)
+
+
+def _read(path: str, limit: int) -> bytes:
+    """Up to `limit` bytes, through the file descriptor: no file object per file, and a short
+    first read, so that a small file does not cost a buffer of `limit` bytes."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        data = os.read(fd, min(limit, _FIRST_READ))
+        while len(data) < limit:
+            more = os.read(fd, limit - len(data))
+            if not more:
+                break
+            data += more
+        return data
+    finally:
+        os.close(fd)
 
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
