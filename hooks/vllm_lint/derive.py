@@ -94,6 +94,7 @@ def derive(settings: Settings) -> None:
     model = settings.get("model")
     if isinstance(model, str) and "model" in spans and "model" not in settings.opaque:
         put("kda", bool(_KDA_MODEL.search(model)), "model")
+        _put_model_facts(settings, model, put)
 
     # Prefix caching left unset: EngineArgs._set_default_chunked_prefill_and_prefix_caching_args
     # (arg_utils.py:3075) takes the model's default; for hybrid models (every model that can
@@ -158,6 +159,43 @@ def derive(settings: Settings) -> None:
 
     settings.document["derived"] = derived
     settings.labels.update(labels)
+
+
+# schemas/models.json (tools/model_facts.py): the config facts of well-known checkpoints, by
+# lower-cased repo id; read on the first launch that names a model, once.
+_MODEL_FACTS: dict[str, dict[str, Any]] | None = None
+
+
+def model_facts(name: str) -> dict[str, Any] | None:
+    """The facts of the public checkpoint `name` names exactly (case-insensitive), else None:
+    a local path, a revision or any other name is a model the linter does not know."""
+    global _MODEL_FACTS
+    if _MODEL_FACTS is None:
+        import json
+
+        from .resources import schemas_dir
+
+        data = json.loads((schemas_dir() / "models.json").read_text(encoding="utf-8"))
+        _MODEL_FACTS = {rid.lower(): m for m in data["models"] for rid in m["repo_ids"]}
+    return _MODEL_FACTS.get(name.lower())
+
+
+def _put_model_facts(settings: Settings, model: str, put: Any) -> None:
+    """derived.model_*: what vLLM reads from the named checkpoint's config.json
+    (ModelConfig: attention and KV heads, is_moe, use_mla, is_hybrid; config/model.py in 0.33).
+    derived.model_max_len is vLLM's default --max-model-len for it (_get_and_verify_max_len,
+    config/model.py:2545), a default like the release's own: marked so, it is not trusted where
+    unreadable words may have set --max-model-len."""
+    facts = model_facts(model)
+    if facts is None:
+        return
+    heads = facts["attention_heads"]
+    put("model_attention_heads", heads, "model")
+    put("model_kv_heads", facts["kv_heads"], "model")
+    put("model_max_len", facts["max_model_len"], "model", defaulted=True)
+    put("model_moe", facts["moe"], "model")
+    put("model_mla", facts["mla"], "model")
+    put("model_hybrid", facts["hybrid"], "model")
 
 
 def _mamba_cache_mode(
