@@ -79,9 +79,9 @@ _HYBRID = {"NemotronHForCausalLM", "KimiLinearForCausalLM"}
 # RoPE types whose factor vLLM does not apply to the length (config/model.py:2608 in 0.33)
 _UNSCALED = {"su", "longrope", "llama3", "yarn", "deepseek_yarn", "deepseek_llama_scaling"}
 # Defaults of the config classes vLLM reads these with, where config.json leaves a key out
-# and the class default changes a fact (verified with the oracle, see docs/rules.md):
-# transformers' NemotronHConfig defaults n_routed_experts to 8 (num_local_experts aliases it),
-# so vLLM counts Nemotron-Nano-9B-v2 as MoE; KimiLinearConfig defaults
+# and the class default changes a fact: transformers' NemotronHConfig defaults n_routed_experts
+# to 8 (num_local_experts aliases it), so vLLM counts Nemotron-Nano-9B-v2 as MoE (the oracle,
+# 0.34.0, accepts --enable-return-routed-experts for it); KimiLinearConfig defaults
 # max_position_embeddings to 4096 (transformers_utils/configs/kimi_linear.py:55).
 _CLASS_DEFAULTS: dict[str, dict[str, Any]] = {
     "nemotron_h": {"n_routed_experts": 8},
