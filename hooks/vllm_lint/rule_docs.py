@@ -36,9 +36,9 @@ def _grouped(all_rules: Iterable[Rule]) -> list[list[Rule]]:
 
 
 def _range_text(group: Sequence[Rule]) -> str:
-    if group[0].rejects is None:
-        return "all"
     first, last = group[0].since, group[-1].before
+    if group[0].rejects is None and not (first or last):  # a flag check with no release bound
+        return "all"
     if any(a.before != b.since for a, b in itertools.pairwise(group)):
         return ", ".join(r.releases_text() for r in group)
     return _between(first, last)
