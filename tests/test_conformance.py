@@ -99,7 +99,6 @@ def _example_in_range(j: agreement.Judgement) -> bool:
 EXAMPLES_VLLM_REFUSES: dict[str, str] = {}
 
 
-@pytest.mark.xfail(strict=False, reason="verdicts of 0.28-0.34 being re-recorded (issue 10)")
 def test_rule_examples_agree_with_vllm_inside_their_releases() -> None:
     examples = [j for js in _judged().values() for j in js if _example_in_range(j)]
     assert len(examples) >= 1000

@@ -196,6 +196,11 @@ def _put_model_facts(settings: Settings, model: str, put: Any) -> None:
     put("model_moe", facts["moe"], "model")
     put("model_mla", facts["mla"], "model")
     put("model_hybrid", facts["hybrid"], "model")
+    # The most -dcp ranks a GQA model's KV heads allow (ModelConfig.verify_with_parallel_config,
+    # config/model.py:1610 in 0.34); only where -tp exceeds the KV heads (VL400 covers the rest).
+    tp = settings.get("tensor_parallel_size")
+    if isinstance(tp, int) and not isinstance(tp, bool) and tp > facts["kv_heads"] > 0:
+        put("model_max_dcp_size", tp // facts["kv_heads"], "tensor_parallel_size", "model")
 
 
 def _mamba_cache_mode(

@@ -69,9 +69,11 @@ def cmd_record(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     recorded = verdicts.load_all()
     judged = {r: agreement.judge_all(vs) for r, vs in recorded.items()}
-    with_proposed = agreement.with_rules(
-        report.PROPOSED, lambda: {r: agreement.judge_all(vs) for r, vs in recorded.items()}
-    )
+    with_proposed = None  # the column shows only while proposed-rules.json holds rules
+    if agreement.pending_rules(report.PROPOSED):
+        with_proposed = agreement.with_rules(
+            report.PROPOSED, lambda: {r: agreement.judge_all(vs) for r, vs in recorded.items()}
+        )
     body = report.render(judged, report.known_reasons(), with_proposed)
     if args.write:
         report.write_into(DOC, body)

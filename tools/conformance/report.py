@@ -106,18 +106,22 @@ def render(
 ) -> str:
     out: list[str] = []
     out.append("### Agreement per release\n")
+    proposed = " with proposed-rules.json |" if with_proposed else ""
     out.append(
-        "| release | verdicts | vLLM refused | agree | agreement | same reason (of refusals) "
-        "| with proposed-rules.json |"
+        "| release | verdicts | vLLM refused | agree | agreement | same reason (of refusals) |"
+        + proposed
     )
-    out.append("|---|---:|---:|---:|---:|---:|---:|")
+    out.append("|---|---:|---:|---:|---:|---:|" + ("---:|" if with_proposed else ""))
     for release, judged in by_release.items():
         s = release_stats(release, judged)
-        p = release_stats(release, (with_proposed or by_release)[release])
-        out.append(
+        row = (
             f"| {release} | {s.cases} | {s.rejected} | {s.agree} | {_pct(s.agree, s.cases)} "
-            f"| {s.same_reason} ({_pct(s.same_reason, s.rejected)}) | {_pct(p.agree, p.cases)} |"
+            f"| {s.same_reason} ({_pct(s.same_reason, s.rejected)}) |"
         )
+        if with_proposed:
+            p = release_stats(release, with_proposed[release])
+            row += f" {_pct(p.agree, p.cases)} |"
+        out.append(row)
     out.append("\n### Verdicts per family (what each case was made for)\n")
     families = sorted({_family(j) for js in by_release.values() for j in js})
     out.append("| family | " + " | ".join(by_release) + " |")
