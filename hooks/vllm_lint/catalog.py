@@ -225,7 +225,7 @@ def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     for entry in entries:
         data = _load_file(entry["file"])
         if entry["kind"] == "base":
-            flags = {k: dict(v) for k, v in data["flags"].items()}
+            flags = dict(data["flags"])  # the loaded records, never mutated: shared by releases
         else:
             if entry["release"] != release and _version_key(entry["release"]) > _version_key(
                 release
@@ -234,9 +234,9 @@ def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
             for name in data.get("removed", ()):
                 flags.pop(name, None)
             for name, rec in data.get("added", {}).items():
-                flags[name] = dict(rec)
+                flags[name] = rec
             for name, rec in data.get("changed", {}).items():
-                flags[name] = dict(rec)
+                flags[name] = rec
         features = dict(data.get("parser_features", {}))
         features["positional"] = list(data.get("positional", ()))
         if entry["release"] == release:
@@ -244,10 +244,22 @@ def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     raise KeyError(release)
 
 
+_SPECS: dict[tuple[str, int], tuple[Mapping[str, Any], FlagSpec]] = {}
+
+
+def _shared_spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
+    """One FlagSpec per record of the catalog files: a flag unchanged between releases is
+    built once, not once per release (most of a catalog's cost)."""
+    hit = _SPECS.get((name, id(rec)))
+    if hit is None or hit[0] is not rec:
+        hit = _SPECS[(name, id(rec))] = (rec, _spec(name, rec))
+    return hit[1]
+
+
 @cache
 def _catalog(release: str) -> Catalog:
     records, features = _records(release)
-    specs = {name: _spec(name, rec) for name, rec in records.items()}
+    specs = {name: _shared_spec(name, rec) for name, rec in records.items()}
     lookup: dict[str, tuple[FlagSpec, bool | None]] = {}
     # negations first, so that a real flag of the same name wins
     for spec in specs.values():
