@@ -549,29 +549,11 @@ class ArgvParser:
             )
             return _BAD
         if spec.enum_match and not _enum_accepts(spec, raw):
-            out.findings.append(
-                flag_finding(
-                    "VL005",
-                    tok.span,
-                    self.release,
-                    flag=spec.name,
-                    value=raw,
-                    choices=_enum_choices(spec),
-                )
-            )
+            self._not_a_choice(spec, tok, raw, _enum_choices(spec), out)
             return _BAD
         allowed = _allowed_values(spec)
         if allowed is not None and str(value) not in allowed and raw not in allowed:
-            out.findings.append(
-                flag_finding(
-                    "VL005",
-                    tok.span,
-                    self.release,
-                    flag=spec.name,
-                    value=raw,
-                    choices=", ".join(sorted(allowed)),
-                )
-            )
+            self._not_a_choice(spec, tok, raw, ", ".join(sorted(allowed)), out)
             return _BAD
         if spec.config_choices is not None and isinstance(value, str):
             # argparse takes any str; vLLM refuses a name its registry lacks when it builds
@@ -580,18 +562,18 @@ class ArgvParser:
             # the value is kept either way: rules that judge it then (VL321) still see it
             name = value.lower() if spec.config_choices_lower else value
             if name not in spec.config_choices:
-                out.findings.append(
-                    flag_finding(
-                        "VL005",
-                        tok.span,
-                        self.release,
-                        flag=spec.name,
-                        value=raw,
-                        choices=", ".join(spec.config_choices),
-                    )
-                )
+                self._not_a_choice(spec, tok, raw, ", ".join(spec.config_choices), out)
             return name
         return value
+
+    def _not_a_choice(
+        self, spec: FlagSpec, tok: Token, raw: str, choices: str, out: ParsedArgs
+    ) -> None:
+        """VL005: a value outside the flag's choices (argparse's or vLLM's own list)."""
+        finding = flag_finding(
+            "VL005", tok.span, self.release, flag=spec.name, value=raw, choices=choices
+        )
+        out.findings.append(finding)
 
     def _json_value(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
         try:
