@@ -30,6 +30,7 @@ _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)", re.S)
 _ARRAY_START = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _PARAM = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[([@*]|[0-9]+)\])?")
 _SEPARATORS = (";;", "&&", "||", ";", "&", "|", "\n", "(", ")")
+_SEPARATOR_STARTS = frozenset(s[0] for s in _SEPARATORS)  # one set test per character
 _DECLARERS = frozenset({"export", "readonly", "local", "declare", "typeset"})
 # Reserved words that open or close a compound command; they are grammar, not argv.
 _OPENERS = frozenset({"if", "while", "until", "case", "for", "select"})
@@ -339,7 +340,11 @@ class Lexer:
                 else:
                     drop_next = True
                 continue
-            sep = next((s for s in _SEPARATORS if text.startswith(s, i)), None)
+            sep = (
+                next((s for s in _SEPARATORS if text.startswith(s, i)), None)
+                if ch in _SEPARATOR_STARTS
+                else None
+            )
             if sep is not None:
                 if sep == "&" and text.startswith("&>", i):
                     yield from flush()
