@@ -511,16 +511,8 @@ class ArgvParser:
             value = _normalized(spec.normalize, raw)
             allowed = _allowed_values(spec)
             if allowed is not None and value not in allowed:
-                out.findings.append(
-                    flag_finding(
-                        "VL005",
-                        tok.span,
-                        self.release,
-                        flag=spec.name,
-                        value=value,  # vLLM names the value it read: 'flashinfer_moe_ep_cutedsl'
-                        choices=", ".join(sorted(allowed)),
-                    )
-                )
+                # vLLM names the value it read: 'flashinfer_moe_ep_cutedsl'
+                self._not_a_choice(spec, tok, value, ", ".join(sorted(allowed)), out)
                 return _BAD
             return value
         if "int" in kind or kind == "port":
@@ -567,11 +559,11 @@ class ArgvParser:
         return value
 
     def _not_a_choice(
-        self, spec: FlagSpec, tok: Token, raw: str, choices: str, out: ParsedArgs
+        self, spec: FlagSpec, tok: Token, value: str, choices: str, out: ParsedArgs
     ) -> None:
         """VL005: a value outside the flag's choices (argparse's or vLLM's own list)."""
         finding = flag_finding(
-            "VL005", tok.span, self.release, flag=spec.name, value=raw, choices=choices
+            "VL005", tok.span, self.release, flag=spec.name, value=value, choices=choices
         )
         out.findings.append(finding)
 
