@@ -86,6 +86,6 @@ def repo(tmp_path: Path) -> Path:
 def _no_rule_packs_left_behind() -> Iterator[None]:
     """A test that loads rule packs (in-process CLI runs) must not leak them into the next."""
     yield
-    from vllm_lint import rules
+    from vllm_lint.rules import registry as rules
 
     rules.use_extra_rules([])

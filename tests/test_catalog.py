@@ -1,4 +1,4 @@
-"""The committed `vllm serve` flag catalogs and their loader (vllm_lint.catalog).
+"""The committed `vllm serve` flag catalogs and their loader (vllm_lint.argv.catalog).
 
 The catalogs are cross-checked against an independent static extraction of
 0.33.0 and 0.34.0 (shared/reference/vllm-flags-<release>.json).
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from vllm_lint import catalog
-from vllm_lint.catalog import FlagSpec, catalog_for, known_releases
+from vllm_lint.argv import catalog
+from vllm_lint.argv.catalog import FlagSpec, catalog_for, known_releases
 from vllm_lint.resources import schemas_dir
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"

@@ -77,19 +77,26 @@ def test_per_path_ignores_exclude_and_fail_on(repo: Path) -> None:
     write(repo, "legacy/compose.yaml", PAIR_028.format(tag="v0.28.0"))
     write(repo, "prod/compose.yaml", PAIR_028.format(tag="v0.28.0"))
     write(repo, "vendor/compose.yaml", PAIR_028.format(tag="v0.28.0"))
-    write(repo, ".vllm-lint.yaml", """
+    write(
+        repo,
+        ".vllm-lint.yaml",
+        """
         per-path-ignores:
           "legacy/**": [VL102]
         exclude: ["vendor/*"]
         fail-on: never
-        """)
+        """,
+    )
     assert rules_found(repo, ".") == [("VL102", "prod/compose.yaml", 4)]
     assert run_cli(".", cwd=repo).code == 0
     assert rules_found(repo, "vendor/compose.yaml") == []  # excluded even when named
 
 
 def test_inline_suppressions_in_yaml(repo: Path) -> None:
-    write(repo, "c.yaml", """
+    write(
+        repo,
+        "c.yaml",
+        """
         services:
           a:  # the comment may stand on the line above the finding
             image: vllm/vllm-openai:v0.28.0
@@ -101,13 +108,17 @@ def test_inline_suppressions_in_yaml(repo: Path) -> None:
           c:
             image: vllm/vllm-openai:v0.28.0
             command: [m, --use-replayssm]  # vllm-lint: ignore[VL101] left over from 0.27
-        """)
+        """,
+    )
     found = rules_found(repo, "c.yaml")
     assert found == [("VL950", "c.yaml", 8), ("VL951", "c.yaml", 11)]
 
 
 def test_inline_suppressions_in_shell_comments(repo: Path) -> None:
-    write(repo, "p.yaml", """
+    write(
+        repo,
+        "p.yaml",
+        """
         services:
           a:
             image: vllm/vllm-openai:v0.28.0
@@ -117,15 +128,23 @@ def test_inline_suppressions_in_shell_comments(repo: Path) -> None:
                 # vllm-lint: ignore — we run a patched 0.28
                 vllm serve m --use-replayssm --mamba-backend flashinfer
                 vllm serve m --use-replayssm --mamba-backend cpu
-        """)
+        """,
+    )
     assert rules_found(repo, "p.yaml") == [("VL102", "p.yaml", 9)]
 
 
 def _packs_repo(repo: Path) -> Path:
-    for name in ("forbid-trust-remote-code.json", "require-max-model-len.json",
-                 "require-pinned-image.json", "vllm-lint.yaml"):
+    for name in (
+        "forbid-trust-remote-code.json",
+        "require-max-model-len.json",
+        "require-pinned-image.json",
+        "vllm-lint.yaml",
+    ):
         shutil.copy(REPO / "examples" / "rule-packs" / name, repo / name)
-    write(repo, "deploy.yaml", """
+    write(
+        repo,
+        "deploy.yaml",
+        """
         apiVersion: v1
         kind: Pod
         metadata: {name: p}
@@ -134,18 +153,23 @@ def _packs_repo(repo: Path) -> Path:
             - name: vllm
               image: vllm/vllm-openai:latest
               args: [org/model, --trust-remote-code]
-        """)
+        """,
+    )
     return repo
 
 
 def test_custom_packs_report_like_builtin_rules_in_every_format(repo: Path) -> None:
     _packs_repo(repo)
-    expected = [("ORG003", "deploy.yaml", 7), ("ORG002", "deploy.yaml", 8), ("ORG001", "deploy.yaml", 8)]
+    expected = [
+        ("ORG003", "deploy.yaml", 7),
+        ("ORG002", "deploy.yaml", 8),
+        ("ORG001", "deploy.yaml", 8),
+    ]
     found = rules_found(repo, "--config", "vllm-lint.yaml", "deploy.yaml")
     assert sorted(found) == sorted(expected)
     text = run_cli("--config", "vllm-lint.yaml", "--color", "never", "deploy.yaml", cwd=repo).out
     assert "deploy.yaml:8:25: ORG001 [error] --trust-remote-code is forbidden here" in text
-    from vllm_lint.reporters import REPORTERS
+    from vllm_lint.report import REPORTERS
 
     for fmt in sorted(set(REPORTERS) - {"text", "json"}):
         out = run_cli("--config", "vllm-lint.yaml", "--format", fmt, "deploy.yaml", cwd=repo).out

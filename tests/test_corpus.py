@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from conftest import CORPUS, run_cli
-from vllm_lint import yamlsrc
-from vllm_lint.engine import Options, lint_file
-from vllm_lint.sources import templates
+from vllm_lint.pipeline import Options, lint_file
+from vllm_lint.read import templates
+from vllm_lint.read import yaml as yamlsrc
 
 SOURCES = CORPUS / "SOURCES.md"
 pytestmark = pytest.mark.skipif(not SOURCES.is_file(), reason="needs ../shared/corpus")
@@ -360,7 +360,7 @@ KNOWN_BROKEN = [
 def _releases(flag: str) -> tuple[list[str], list[str]]:
     """Releases whose parser lacks `flag` (and has no unique abbreviation for it), and the
     ones that accept it."""
-    from vllm_lint.catalog import catalog_for, known_releases
+    from vllm_lint.argv.catalog import catalog_for, known_releases
 
     rejecting, accepting = [], []
     for release in known_releases():

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from vllm_lint.engine import Options, settings_for
+from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span, Token
-from vllm_lint.shell import Lexer
-from vllm_lint.textpos import FilePositions
+from vllm_lint.pipeline import Options, settings_for
+from vllm_lint.read.shell import Lexer
 
 
 def derived(argv: str, release: str, env: dict[str, str] | None = None) -> dict[str, Any]:

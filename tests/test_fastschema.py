@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from vllm_lint import catalog, config, rules
+from vllm_lint import config
+from vllm_lint.argv import catalog
 from vllm_lint.checking import command_line_invocation, settings_for
-from vllm_lint.engine import Options
-from vllm_lint.fastschema import compile_schema
-from vllm_lint.rules import Rule
-from vllm_lint.settings import Settings
+from vllm_lint.effective.settings import Settings
+from vllm_lint.pipeline import Options
+from vllm_lint.rules import registry as rules
+from vllm_lint.rules.fastschema import compile_schema
+from vllm_lint.rules.registry import Rule
 
 ROOT = Path(__file__).resolve().parent.parent
 VERDICTS = ROOT / "tests" / "data" / "verdicts"

@@ -16,11 +16,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import CORPUS, run_cli, write
-from vllm_lint import catalog, rules, versions
-from vllm_lint.catalog import FlagSpec
-from vllm_lint.engine import check_command_line
+from vllm_lint import release as versions
+from vllm_lint.argv import catalog
+from vllm_lint.argv.catalog import FlagSpec
 from vllm_lint.model import Finding
+from vllm_lint.pipeline import check_command_line
 from vllm_lint.resources import schemas_dir
+from vllm_lint.rules import registry as rules
 
 GRAMMAR_RULES = {f"VL0{n:02d}" for n in range(1, 13)} - {"VL003"}
 

@@ -7,10 +7,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vllm_lint.engine import Options, check_command_line, settings_for
+from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span, Token
-from vllm_lint.shell import Lexer
-from vllm_lint.textpos import FilePositions
+from vllm_lint.pipeline import Options, check_command_line, settings_for
+from vllm_lint.read.shell import Lexer
 
 
 def effective(argv: str, release: str, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -137,7 +137,7 @@ VALUEISH = st.one_of(
 def test_any_argv_is_parsed_without_an_exception(words: list[str], release: str) -> None:
     span = Span("p", 1, 1, 1, 2)
     invocation = Invocation("p", tuple(Token(w, span) for w in words), {}, "p")
-    from vllm_lint.engine import check
+    from vllm_lint.pipeline import check
 
     for finding in check(invocation, Options(vllm_version=release)):
         assert finding.span.path == "p" and finding.message

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from vllm_lint.engine import Options, check_command_line, settings_for
+from vllm_lint.effective.settings import Settings
+from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span
-from vllm_lint.settings import Settings
-from vllm_lint.shell import Lexer
-from vllm_lint.textpos import FilePositions
+from vllm_lint.pipeline import Options, check_command_line, settings_for
+from vllm_lint.read.shell import Lexer
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
 # verdict 05d7f377eb7e (vLLM 0.28.0: accepted): the first JSON's 'fly' and 'fly_window_size'

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from vllm_lint import catalog, flag_history, versions
-from vllm_lint.engine import check_command_line
+from vllm_lint import release as versions
+from vllm_lint.argv import catalog
+from vllm_lint.argv import history as flag_history
+from vllm_lint.pipeline import check_command_line
 
 
 def rules_of(argv: str, release: str) -> list[str]:

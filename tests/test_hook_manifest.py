@@ -20,8 +20,8 @@ pytest.importorskip("identify")
 from pre_commit.clientlib import load_manifest  # noqa: E402
 from pre_commit.commands.run import Classifier  # noqa: E402
 
-from vllm_lint.collect import expand  # noqa: E402
-from vllm_lint.sniff import Kind, kind_for  # noqa: E402
+from vllm_lint.files.collect import expand  # noqa: E402
+from vllm_lint.files.sniff import Kind, kind_for  # noqa: E402
 
 LAUNCH = "vllm serve m --swap-space 4\n"
 SAMPLES = {

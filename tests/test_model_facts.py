@@ -8,9 +8,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import REPO
-from vllm_lint import derive
 from vllm_lint.checking import check_command_line, command_line_invocation, settings_for
-from vllm_lint.engine import Options
+from vllm_lint.effective import derive
+from vllm_lint.pipeline import Options
 
 MODELS = REPO / "schemas" / "models.json"
 SCHEMA = REPO / "schemas" / "models.schema.json"

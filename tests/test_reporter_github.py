@@ -11,7 +11,7 @@ import pytest
 from conftest import BAD_DEPLOYMENT as BAD
 from conftest import run_cli, write
 from vllm_lint.model import Finding, Related, Severity, Span
-from vllm_lint.reporters import ReportContext, github
+from vllm_lint.report import ReportContext, github
 
 # A flag whose name carries every character that must be escaped, and a forged command
 # (YAML double quotes turn the \\r\\n into CR LF; the name ends at the `=`).

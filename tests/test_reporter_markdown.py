@@ -8,7 +8,7 @@ import pytest
 
 from conftest import run_cli, write
 from vllm_lint.model import Finding, Related, Severity, Span
-from vllm_lint.reporters import ReportContext, markdown
+from vllm_lint.report import ReportContext, markdown
 
 
 def finding(line: int, message: str = "plain", path: str = "deploy/vllm.yaml") -> Finding:

@@ -12,10 +12,9 @@ from jsonschema import Draft7Validator
 
 from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, SHARED, run_cli, write
-from vllm_lint import rules
+from vllm_lint.rules import registry as rules
 
 SCHEMA = SHARED / "reference" / "sarif-schema-2.1.0.json"
-
 
 
 @pytest.fixture(scope="module")

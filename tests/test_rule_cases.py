@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vllm_lint.engine import check_command_line
+from vllm_lint.pipeline import check_command_line
 
 
 @pytest.mark.parametrize("release", ["0.23.0", "0.33.0", "0.34.0"])

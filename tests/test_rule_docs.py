@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 
 from conftest import REPO, run_cli
-from vllm_lint import rules
-from vllm_lint.rule_docs import reference
+from vllm_lint.rules import registry as rules
+from vllm_lint.rules.docs import reference
 
 DOCS = REPO / "docs" / "rules.md"
 
 
 def test_docs_are_current() -> None:
     assert DOCS.read_text(encoding="utf-8") == reference(), (
-        "docs/rules.md is stale: run `PYTHONPATH=hooks python -m vllm_lint.rule_docs"
+        "docs/rules.md is stale: run `PYTHONPATH=hooks python -m vllm_lint.rules.docs"
         " > docs/rules.md`"
     )
 

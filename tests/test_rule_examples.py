@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from vllm_lint import catalog, rules, versions
-from vllm_lint.engine import check_command_line
-from vllm_lint.rules import Rule
+from vllm_lint import release as versions
+from vllm_lint.argv import catalog
+from vllm_lint.pipeline import check_command_line
+from vllm_lint.rules import registry as rules
+from vllm_lint.rules.registry import Rule
 
 
 def _releases_of(rule: Rule) -> list[str]:

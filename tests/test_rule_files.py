@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from vllm_lint import rules
 from vllm_lint.resources import schemas_dir
+from vllm_lint.rules import registry as rules
 
 FILES = sorted((schemas_dir() / "rules").glob("*.json"))
 

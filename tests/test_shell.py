@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from vllm_lint.launch import server_args
-from vllm_lint.shell import Lexer
-from vllm_lint.textpos import FilePositions
+from vllm_lint.files.textpos import FilePositions
+from vllm_lint.read.shell import Lexer
+from vllm_lint.sources.programs import server_args
 
 
 def lex(text: str, **variables: str) -> list[list[tuple[str, int, int, bool]]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import CORPUS, run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
-from vllm_lint.engine import Options, settings_for
+from vllm_lint.pipeline import Options, settings_for
 
 STACK = """\
 servingEngineSpec:

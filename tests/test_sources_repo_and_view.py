@@ -126,10 +126,10 @@ def test_a_file_that_cannot_launch_vllm_costs_a_read_and_a_byte_search(tmp_path:
     write(tmp_path, "Dockerfile", 'FROM python:3.12\nCMD ["python", "app.py"]\n')
     code = (
         "import sys\n"
-        "from vllm_lint.engine import Options, lint_file\n"
+        "from vllm_lint.pipeline import Options, lint_file\n"
         "for name in ('service.yaml', 'build.sh', 'Dockerfile'):\n"
         "    lint_file(name, Options())\n"
-        "heavy = [m for m in ('ruamel.yaml', 'jsonschema', 'vllm_lint.shell',\n"
+        "heavy = [m for m in ('ruamel.yaml', 'jsonschema', 'vllm_lint.read.shell',\n"
         "         'vllm_lint.sources.dockerfile') if m in sys.modules]\n"
         "print(heavy)\n"
     )

@@ -1,3 +1,3 @@
-from .cli import run
+from vllm_lint.cli import run
 
 run()

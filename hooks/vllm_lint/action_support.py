@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .reporters.github import escape_data, escape_property
+from vllm_lint.report.github import escape_data, escape_property
 
 PREFIX = "GHA_VLLM_LINT_"
 FAIL_ON = ("error", "warning", "info", "never")
@@ -190,7 +190,7 @@ def _run(args: Sequence[str]) -> int:
 
 
 def _nothing_to_lint(sarif_file: str, summary: str) -> None:
-    from .reporters import ReportContext, sarif
+    from vllm_lint.report import ReportContext, sarif
 
     sarif.write_file(sarif_file, [], ReportContext(files_checked=0, invocations=0))
     message = "No changed file under the given paths: nothing to lint."

@@ -7,13 +7,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from . import catalog, rules, sniff, versions, yamlsrc
-from .derive import derive
-from .engine import Options
-from .extract import extract
-from .grammar import ArgvParser
-from .model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
-from .settings import Settings
+from vllm_lint import release as versions
+from vllm_lint.argv import catalog
+from vllm_lint.argv.parser import ArgvParser
+from vllm_lint.effective.derive import derive
+from vllm_lint.effective.settings import Settings
+from vllm_lint.files import sniff
+from vllm_lint.model import FileResult, Finding, Invocation, ReleaseChoice, Span, Token
+from vllm_lint.pipeline import Options
+from vllm_lint.read import yaml as yamlsrc
+from vllm_lint.rules import registry as rules
+from vllm_lint.sources.registry import extract
 
 
 def check_file(result: FileResult, text: str, options: Options) -> None:
@@ -52,7 +56,7 @@ def release_for(invocation: Invocation, options: Options) -> ReleaseChoice:
         return forced
     if invocation.version_hint is not None:
         return invocation.version_hint
-    from .repo_hints import pinned_release
+    from vllm_lint.repo_hints import pinned_release
 
     return pinned_release(invocation.path, options.root) or _fallback(options)
 
@@ -131,7 +135,7 @@ def _config_argv(
     config: Token, invocation: Invocation, options: Options
 ) -> tuple[list[Token], list[Finding]]:
     """The flags of a `--config` file in the repo, as argv words pointing into that file."""
-    from .sources.vllm_config import argv_of
+    from vllm_lint.sources.vllm_config import argv_of
 
     root = options.root.resolve()
     try:
@@ -172,8 +176,8 @@ def command_line_invocation(
     argv: str, env: dict[str, str] | None = None, path: str = "<command line>"
 ) -> Invocation:
     """The invocation of one `vllm serve` written as a shell line."""
-    from .shell import Lexer
-    from .textpos import FilePositions
+    from vllm_lint.files.textpos import FilePositions
+    from vllm_lint.read.shell import Lexer
 
     words = [
         w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from . import __version__
+from vllm_lint import __version__
 
 if TYPE_CHECKING:
-    from .config import Config
-    from .model import Finding
-    from .reporters import ReportContext
+    from vllm_lint.config import Config
+    from vllm_lint.model import Finding
+    from vllm_lint.report import ReportContext
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -35,7 +35,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .reporters import REPORTERS
+    from vllm_lint.report import REPORTERS
 
     parser = _Parser(
         prog="vllm-lint",
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in ("rules", "explain") and not os.path.exists(args[0]):
-            from .rule_docs import explain_command, rules_command
+            from vllm_lint.rules.docs import explain_command, rules_command
 
             return rules_command(args[1:]) if args[0] == "rules" else explain_command(args[1:])
         return _lint(_parser().parse_args(args))
@@ -143,14 +143,14 @@ def run() -> NoReturn:
 
 
 def _lint(ns: argparse.Namespace) -> int:
-    from .collect import expand
-    from .engine import Options, lint_paths, reported
-    from .model import Severity
-    from .reporters import REPORTERS, ReportContext
+    from vllm_lint.files.collect import expand
+    from vllm_lint.model import Severity
+    from vllm_lint.pipeline import Options, lint_paths, reported
+    from vllm_lint.report import REPORTERS, ReportContext
 
     config = _configuration(ns)
     if ns.vllm_version:
-        from . import versions
+        from vllm_lint import release as versions
 
         try:
             versions.normalize(ns.vllm_version)
@@ -176,7 +176,7 @@ def _lint(ns: argparse.Namespace) -> int:
     )
     results = lint_paths(expand(ns.paths, options.root), options)
     if ns.show_invocations:
-        from .invocations_view import show
+        from vllm_lint.report.invocations import show
 
         show(results, options, sys.stdout, results.files_checked)
         return EXIT_CLEAN
@@ -204,7 +204,7 @@ def _write_files(ns: argparse.Namespace, findings: list[Finding], context: Repor
         summary = os.environ.get("GITHUB_STEP_SUMMARY") or None
     if not ns.sarif_file and not summary:
         return  # the common case: neither reporter is imported
-    from .reporters import markdown, sarif
+    from vllm_lint.report import markdown, sarif
 
     try:
         if ns.sarif_file:
@@ -219,7 +219,7 @@ def _configuration(ns: argparse.Namespace) -> Config:
     """The project's configuration with the command line's overrides; rule packs loaded."""
     from dataclasses import replace
 
-    from .config import ConfigError, discover
+    from vllm_lint.config import ConfigError, discover
 
     try:
         config = discover(ns.paths, ns.config)
@@ -229,8 +229,8 @@ def _configuration(ns: argparse.Namespace) -> Config:
         config = replace(config, select=ns.select)
     if ns.ignore:
         config = replace(config, ignore=config.ignore + ns.ignore)
-    if config.extra_rules or "vllm_lint.rules" in sys.modules:  # else no pack to load or drop
-        from . import rules
+    if config.extra_rules or "vllm_lint.rules.registry" in sys.modules:  # else no pack to load
+        from vllm_lint.rules import registry as rules
 
         try:
             packs = [rule for path in config.extra_rules for rule in rules.load_rule_file(path)]
@@ -238,7 +238,7 @@ def _configuration(ns: argparse.Namespace) -> Config:
         except rules.RuleFileError as exc:
             raise UsageError(str(exc)) from None
     if config.vllm_version:
-        from . import versions
+        from vllm_lint import release as versions
 
         if not versions.is_supported(config.vllm_version):
             raise UsageError(f"{config.path}: vllm-version {config.vllm_version}: unknown release")
@@ -246,7 +246,7 @@ def _configuration(ns: argparse.Namespace) -> Config:
 
 
 def _known_series() -> list[str]:
-    from .catalog import known_releases
+    from vllm_lint.argv.catalog import known_releases
 
     return [".".join(r.split(".")[:2]) for r in known_releases()]
 

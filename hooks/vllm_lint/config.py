@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .resources import schemas_dir
+from vllm_lint.resources import schemas_dir
 
 CONFIG_NAMES = (".vllm-lint.yaml", ".vllm-lint.yml", "pyproject.toml")
 
@@ -166,7 +166,7 @@ def schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _fast_check() -> Callable[[Any], bool] | None:
-    from .fastschema import compile_schema
+    from vllm_lint.rules.fastschema import compile_schema
 
     return compile_schema(schema())
 

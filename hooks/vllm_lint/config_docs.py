@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .config import schema
+from vllm_lint.config import schema
 
 HEADER = """# Configuration reference
 

@@ -14,8 +14,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .model import ReleaseChoice
-from .versions import normalize
+from vllm_lint.model import ReleaseChoice
+from vllm_lint.release import normalize
 
 _MAX_BYTES = 1 << 20
 _VERSION = r"v?(\d+\.\d+\.\d+(?:\.post\d+)?)"

@@ -19,9 +19,9 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from vllm_lint import rules
-from vllm_lint.engine import check_command_line
 from vllm_lint.model import Finding, Severity
+from vllm_lint.pipeline import check_command_line
+from vllm_lint.rules import registry as rules
 
 from .verdicts import Verdict
 

@@ -23,7 +23,8 @@ import shlex
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
-from vllm_lint import catalog, rules
+from vllm_lint.argv import catalog
+from vllm_lint.rules import registry as rules
 
 from .cases import Case
 from .sources import usable

@@ -14,8 +14,10 @@ import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
-from vllm_lint import catalog, rules, sniff
-from vllm_lint.extract import extract
+from vllm_lint.argv import catalog
+from vllm_lint.files import sniff
+from vllm_lint.rules import registry as rules
+from vllm_lint.sources.registry import extract
 
 from .cases import NO_STAND_IN, RELEASES, Case, model_of, passed_env, world_size
 

@@ -12,8 +12,8 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from ..model import Span, Token
-from ..yamlsrc import (
+from vllm_lint.model import Span, Token
+from vllm_lint.read.yaml import (
     YamlError,
     YamlFile,
     get,

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..launch import mentions_server
-from ..model import Invocation, ReleaseChoice, Token
-from ..shell import ArrayValue, Value, VarValue
-from ..textpos import Positions, align_scalar
-from ..yamlsrc import YamlFile, scalar_positions
-from .script import (
+from vllm_lint.files.textpos import Positions, align_scalar
+from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.read.shell import ArrayValue, Value, VarValue
+from vllm_lint.read.yaml import YamlFile, scalar_positions
+from vllm_lint.sources.programs import mentions_server
+from vllm_lint.sources.shell_commands import (
     SHELL_C,
     SHELLS,
     Launch,
@@ -30,7 +30,7 @@ from .script import (
     release_hint,
     server_image,
 )
-from .script import invocation as make_invocation
+from vllm_lint.sources.shell_commands import invocation as make_invocation
 
 _KUBE_VAR = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
@@ -74,7 +74,7 @@ def invocations(
     hint = release_hint(image)
     tokens = [w.token for w in words]
     base = str(Path(yf.path).parent)
-    from ..shell import Command
+    from vllm_lint.read.shell import Command
 
     direct = list(launches_of(Command(tuple(tokens)), yf.path, depth=99)) if tokens else []
     if direct and direct[0].image is None:

@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..model import Invocation, Token
-from ..shell import Lexer
-from ..yamlsrc import (
+from vllm_lint.model import Invocation, Token
+from vllm_lint.read.shell import Lexer
+from vllm_lint.read.yaml import (
     YamlFile,
     get,
     is_mapping,
@@ -19,7 +19,7 @@ from ..yamlsrc import (
     text_of,
     token,
 )
-from .commandline import Word, invocations
+from vllm_lint.sources.commandline import Word, invocations
 
 
 def find(yf: YamlFile) -> Iterator[Invocation]:

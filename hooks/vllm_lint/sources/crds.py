@@ -19,9 +19,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..launch import server_args
-from ..model import Invocation, Token
-from ..yamlsrc import (
+from vllm_lint.model import Invocation, Token
+from vllm_lint.read.yaml import (
     YamlFile,
     get,
     is_mapping,
@@ -32,9 +31,10 @@ from ..yamlsrc import (
     text_of,
     token,
 )
-from .chart_argv import ArgvBuilder, has_key, key_node, truthy
-from .kubernetes import env_list
-from .script import yaml_invocation
+from vllm_lint.sources.chart_argv import ArgvBuilder, has_key, key_node, truthy
+from vllm_lint.sources.kubernetes import env_list
+from vllm_lint.sources.programs import server_args
+from vllm_lint.sources.shell_commands import yaml_invocation
 
 
 def find(yf: YamlFile) -> Iterator[Invocation]:

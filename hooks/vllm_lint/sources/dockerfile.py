@@ -16,12 +16,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..launch import is_server_image
-from ..model import Finding, Invocation, ReleaseChoice, Span, Token
-from ..shell import Command, Lexer, Point, Value, VarValue
-from ..textpos import FilePositions, MappedPositions
-from ..versions import from_image, normalize
-from .script import Launch, ScriptContext, anchor_of, invocation, launches_in, launches_of
+from vllm_lint.files.textpos import FilePositions, MappedPositions
+from vllm_lint.model import Finding, Invocation, ReleaseChoice, Span, Token
+from vllm_lint.read.shell import Command, Lexer, Point, Value, VarValue
+from vllm_lint.release import from_image, normalize
+from vllm_lint.sources.programs import is_server_image
+from vllm_lint.sources.shell_commands import (
+    Launch,
+    ScriptContext,
+    anchor_of,
+    invocation,
+    launches_in,
+    launches_of,
+)
 
 _DIRECTIVE = re.compile(r"#\s*([a-zA-Z]+)\s*=\s*(\S+)\s*$")
 _PIP_PIN = re.compile(

@@ -15,13 +15,23 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..model import Invocation
-from ..shell import Lexer
-from ..textpos import MappedPositions
-from ..yamlsrc import YamlFile, get, is_mapping, is_scalar, is_sequence, span, text_of, token, walk
-from .chart_argv import ArgvBuilder, go_value, key_node, truthy
-from .commandline import located
-from .kubernetes import container_env
+from vllm_lint.files.textpos import MappedPositions
+from vllm_lint.model import Invocation
+from vllm_lint.read.shell import Lexer
+from vllm_lint.read.yaml import (
+    YamlFile,
+    get,
+    is_mapping,
+    is_scalar,
+    is_sequence,
+    span,
+    text_of,
+    token,
+    walk,
+)
+from vllm_lint.sources.chart_argv import ArgvBuilder, go_value, key_node, truthy
+from vllm_lint.sources.commandline import located
+from vllm_lint.sources.kubernetes import container_env
 
 ARG_VARIABLES = ("VLLM_ADDITIONAL_ARGS",)
 

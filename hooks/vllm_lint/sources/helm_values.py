@@ -21,9 +21,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..launch import server_args
-from ..model import Invocation, Token
-from ..yamlsrc import (
+from vllm_lint.model import Invocation, Token
+from vllm_lint.read.yaml import (
     YamlFile,
     get,
     is_mapping,
@@ -34,10 +33,11 @@ from ..yamlsrc import (
     text_of,
     token,
 )
-from .chart_argv import ArgvBuilder, go_value, has_key, key_node, truthy
-from .commandline import Word, invocations
-from .kubernetes import env_list
-from .script import yaml_invocation
+from vllm_lint.sources.chart_argv import ArgvBuilder, go_value, has_key, key_node, truthy
+from vllm_lint.sources.commandline import Word, invocations
+from vllm_lint.sources.kubernetes import env_list
+from vllm_lint.sources.programs import server_args
+from vllm_lint.sources.shell_commands import yaml_invocation
 
 _SERVER_SCRIPT = re.compile(r"(?:.*/)?api_server\.py")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model import Invocation, Token
-from ..yamlsrc import (
+from vllm_lint.model import Invocation, Token
+from vllm_lint.read.yaml import (
     YamlFile,
     get,
     is_mapping,
@@ -17,7 +17,7 @@ from ..yamlsrc import (
     token,
     walk,
 )
-from .commandline import Word, invocations, kube_substitute
+from vllm_lint.sources.commandline import Word, invocations, kube_substitute
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..catalog import Catalog
-from ..model import Invocation, ReleaseChoice, Token
-from ..versions import from_image, normalize
-from ..yamlsrc import (
+from vllm_lint.argv.catalog import Catalog
+from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.read import nested
+from vllm_lint.read.yaml import (
     YamlError,
     YamlFile,
     get,
@@ -33,7 +33,7 @@ from ..yamlsrc import (
     token,
     walk,
 )
-from . import nested
+from vllm_lint.release import from_image, normalize
 
 _KWARG_KEYS = ("engine_kwargs", "engine_args")
 _NESTED_KEYS = frozenset({"serveConfigV2", "serveConfig"})

@@ -14,11 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..launch import is_server_image
-from ..model import Invocation, ReleaseChoice, Span, Token
-from ..shell import Value, VarValue
-from ..versions import from_image, normalize
-from ..yamlsrc import (
+from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
+from vllm_lint.read.shell import Value, VarValue
+from vllm_lint.read.yaml import (
     YamlFile,
     get,
     is_mapping,
@@ -30,8 +28,10 @@ from ..yamlsrc import (
     token,
     walk,
 )
-from .commandline import located
-from .script import ScriptContext, invocation, launches_in
+from vllm_lint.release import from_image, normalize
+from vllm_lint.sources.commandline import located
+from vllm_lint.sources.programs import is_server_image
+from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
 _PIP_PIN = re.compile(
     r"pip3?\s+install\b[^\n]*?(?<![\w.-])[\"']?vllm(?:\[[^\]]*\])?\s*===?\s*v?(\d+\.\d+\.\d+)"

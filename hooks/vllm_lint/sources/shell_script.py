@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..model import Invocation
-from ..textpos import FilePositions
-from .script import ScriptContext, invocation, launches_in
+from vllm_lint.files.textpos import FilePositions
+from vllm_lint.model import Invocation
+from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
 
 def find(path: str, text: str) -> Iterator[Invocation]:

@@ -11,9 +11,18 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..catalog import Catalog
-from ..model import Invocation, Token
-from ..yamlsrc import YamlError, YamlFile, is_mapping, is_sequence, items, span, to_python, token
+from vllm_lint.argv.catalog import Catalog
+from vllm_lint.model import Invocation, Token
+from vllm_lint.read.yaml import (
+    YamlError,
+    YamlFile,
+    is_mapping,
+    is_sequence,
+    items,
+    span,
+    to_python,
+    token,
+)
 
 # A standalone file is taken for a vLLM config when most of its keys are flags of the release.
 _MIN_KEYS = 2

@@ -1,0 +1,292 @@
+"""The `vllm serve` flag catalogs, one per vLLM minor series (0.8 - 0.34).
+
+The data lives in ``schemas/flags/`` (written by ``tools/extract_flags.py``):
+``index.json`` lists the releases in order, the oldest one is a full file and
+every later release is a delta against the previous one.  Loading a release
+reads the base plus the deltas up to it; results are cached.
+
+Stdlib only and cheap to import: the linter imports this on every run.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from vllm_lint.resources import schemas_dir
+
+__all__ = ["Catalog", "FlagSpec", "catalog_for", "known_releases"]
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    """One option of ``vllm serve`` in one release."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    nargs: str | None = None
+    is_bool: bool = False
+    negations: tuple[str, ...] = ()
+    type: str = "str"
+    choices: tuple[str, ...] | None = None
+    default: object = field(default=None, compare=False)
+    deprecated: str | None = None
+    json_keys: tuple[str, ...] | None = None
+    config_field: str | None = None
+    # extra information (all optional in the catalog files)
+    suggested: tuple[str, ...] | None = None  # metavar choices, not enforced
+    enum_values: tuple[object, ...] | None = None
+    nullable: bool = False  # "None" / "" are accepted (optional_type)
+    action: str | None = None  # append, optional-value, LoRAParserAction ...
+    choices_dynamic: bool = False  # choices known only at run time
+    # how vLLM checks a str given to an Enum-typed flag after argparse: "name_upper"
+    # (`Enum[value.upper()]`: member names, any case) or "value" (pydantic, IntEnum values)
+    enum_match: str | None = None
+    enum_names: tuple[str, ...] | None = None
+    enum_extra: tuple[str, ...] = ()  # words accepted besides the members ("auto")
+    json_extra: str | None = None  # unknown JSON keys: "forbid" (an error) or "ignore"
+    # a `custom` type made of str methods, replayed before `choices` are judged:
+    # (("lower",), ("replace", "-", "_")) for `lambda s: s.lower().replace("-", "_")`
+    normalize: tuple[tuple[str, ...], ...] = ()
+    # names vLLM accepts when it builds its config, from a registry argparse does not know
+    # (`--quantization`: QUANTIZATION_METHODS), lower-cased first when `config_choices_lower`
+    config_choices: tuple[str, ...] | None = None
+    config_choices_lower: bool = False
+    # JSON key -> the values its Literal type allows (None for null), checked by pydantic
+    json_literals: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+def _tuple(v: Any) -> tuple[Any, ...] | None:
+    return tuple(v) if isinstance(v, list | tuple) else None
+
+
+def _spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
+    dep = rec.get("deprecated")
+    choices = _tuple(rec.get("choices"))
+    return FlagSpec(
+        name=name,
+        aliases=tuple(rec.get("aliases", ())),
+        nargs=rec.get("nargs"),
+        is_bool=bool(rec.get("is_bool", False)),
+        negations=tuple(rec.get("negations", ())),
+        type=rec.get("type", "str"),
+        choices=tuple(str(c) for c in choices) if choices is not None else None,
+        default=rec.get("default"),
+        deprecated=dep if isinstance(dep, str) else ("deprecated" if dep else None),
+        json_keys=_tuple(rec.get("json_keys")),
+        config_field=rec.get("config_field"),
+        suggested=_tuple(rec.get("suggested")),
+        enum_values=_tuple(rec.get("enum_values")),
+        nullable=bool(rec.get("nullable", False)),
+        action=rec.get("action"),
+        choices_dynamic=bool(rec.get("choices_dynamic", False)),
+        enum_match=rec.get("enum_match"),
+        enum_names=_tuple(rec.get("enum_names")),
+        enum_extra=tuple(rec.get("enum_extra", ())),
+        json_extra=rec.get("json_extra"),
+        normalize=tuple(tuple(str(part) for part in call) for call in rec.get("normalize", ())),
+        config_choices=_tuple(rec.get("config_choices")),
+        config_choices_lower=bool(rec.get("config_choices_lower", False)),
+        json_literals=MappingProxyType(
+            {k: tuple(v) for k, v in rec.get("json_literals", {}).items()}
+        ),
+        record=MappingProxyType(dict(rec)),
+    )
+
+
+_KEY = re.compile(r"(?<=--)[^.]*")
+# argparse adds -h/--help to the `serve` parser (vllm/entrypoints/cli/serve.py add_parser)
+HELP_OPTIONS = ("-h", "--help")
+
+
+def _normalise(option: str) -> str:
+    """Underscores become dashes in the key part (``--a_b.c_d`` -> ``--a-b.c_d``)."""
+    if option.startswith("--"):
+        return _KEY.sub(lambda m: m.group(0).replace("_", "-"), option, count=1)
+    return option
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The flags of one extracted release."""
+
+    release: str
+    flags: Mapping[str, FlagSpec]
+    features: Mapping[str, object]
+    _lookup: Mapping[str, tuple[FlagSpec, bool | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _options: tuple[str, ...] = field(default=(), compare=False, repr=False)  # sorted, with -h
+
+    def resolve(self, option: str) -> tuple[FlagSpec, bool | None] | None:
+        """Exact lookup of an option as written (without ``=value``).
+
+        Returns ``(spec, negated)``: ``negated`` is True for a negation form
+        (``--no-x``, ``--disable-x`` in 0.33+), False for the positive form of a
+        boolean flag and None for a flag that takes a value.  Underscores in
+        the key part become dashes, as vLLM does; argparse's prefix
+        abbreviations are *not* resolved here (see :meth:`abbreviation`).
+        """
+        if self.features.get("underscore_to_dash", True):
+            option = _normalise(option)
+        return self._lookup.get(option)
+
+    def abbreviation(self, option: str) -> FlagSpec | None:
+        """The flag a unique prefix stands for, as argparse's ``allow_abbrev``.
+
+        Like argparse, every option string (names, aliases and negations) is a
+        candidate; the prefix is ambiguous -- None -- when it matches more than
+        one option string (see :meth:`prefix_matches`).  An exact match is not an
+        abbreviation (use :meth:`resolve`).
+        """
+        matches = self.prefix_matches(option)
+        if len(matches) == 1 and matches[0] not in HELP_OPTIONS:
+            return self._lookup[matches[0]][0]
+        return None
+
+    def prefix_matches(self, option: str) -> list[str]:
+        """The option strings that ``option`` is a prefix of, as argparse's
+        ``_get_option_tuples`` finds them: argparse reports "ambiguous option" for two or
+        more, whichever flags they belong to.  The ``-h/--help`` that every argparse
+        parser has takes part.  Single-dash options are matched against single-dash
+        option strings and ``--`` options against ``--`` ones; an exact option string
+        gives [].
+        """
+        if self.features.get("underscore_to_dash", True):
+            option = _normalise(option)
+        if not option.startswith("-") or option in self._lookup:
+            return []
+        double = option.startswith("--")
+        options = self._options
+        found = []
+        for opt in options[bisect.bisect_left(options, option) :]:
+            if not opt.startswith(option):
+                break  # sorted: the options with this prefix are contiguous
+            if opt.startswith("--") == double:
+                found.append(opt)
+        return found
+
+    @property
+    def positional(self) -> tuple[str, ...]:
+        pos = self.features.get("positional", ())
+        return tuple(pos) if isinstance(pos, list | tuple) else ()
+
+
+@lru_cache(maxsize=1)
+def _index() -> Mapping[str, Any]:
+    path = schemas_dir() / "flags" / "index.json"
+    with path.open(encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
+
+
+def _flags_dir() -> Path:
+    return schemas_dir() / "flags"
+
+
+@cache
+def _load_file(name: str) -> Mapping[str, Any]:
+    with (_flags_dir() / name).open(encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
+
+
+def _version_key(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v))
+
+
+@lru_cache(maxsize=1)
+def known_releases() -> tuple[str, ...]:
+    """The extracted releases, ascending (one per minor series)."""
+    return tuple(sorted((e["release"] for e in _index()["releases"]), key=_version_key))
+
+
+def _minor(release: str) -> str:
+    m = re.match(r"^v?(\d+)\.(\d+)(?:\.|$|[a-z+])", release.strip())
+    if not m:
+        raise KeyError(release)
+    return f"{int(m.group(1))}.{int(m.group(2))}"
+
+
+@cache
+def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """(flag records, features) of an extracted release: base + deltas."""
+    entries = _index()["releases"]
+    flags: dict[str, dict[str, Any]] = {}
+    features: dict[str, Any] = {}
+    for entry in entries:
+        data = _load_file(entry["file"])
+        if entry["kind"] == "base":
+            flags = dict(data["flags"])  # the loaded records, never mutated: shared by releases
+        else:
+            if entry["release"] != release and _version_key(entry["release"]) > _version_key(
+                release
+            ):
+                break
+            for name in data.get("removed", ()):
+                flags.pop(name, None)
+            for name, rec in data.get("added", {}).items():
+                flags[name] = rec
+            for name, rec in data.get("changed", {}).items():
+                flags[name] = rec
+        features = dict(data.get("parser_features", {}))
+        features["positional"] = list(data.get("positional", ()))
+        if entry["release"] == release:
+            return flags, features
+    raise KeyError(release)
+
+
+_SPECS: dict[tuple[str, int], tuple[Mapping[str, Any], FlagSpec]] = {}
+
+
+def _shared_spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
+    """One FlagSpec per record of the catalog files: a flag unchanged between releases is
+    built once, not once per release (most of a catalog's cost)."""
+    hit = _SPECS.get((name, id(rec)))
+    if hit is None or hit[0] is not rec:
+        hit = _SPECS[(name, id(rec))] = (rec, _spec(name, rec))
+    return hit[1]
+
+
+@cache
+def _catalog(release: str) -> Catalog:
+    records, features = _records(release)
+    specs = {name: _shared_spec(name, rec) for name, rec in records.items()}
+    lookup: dict[str, tuple[FlagSpec, bool | None]] = {}
+    # negations first, so that a real flag of the same name wins
+    for spec in specs.values():
+        for neg in spec.negations:
+            lookup[neg] = (spec, True)
+    for spec in specs.values():
+        positive: bool | None = False if spec.is_bool else None
+        for opt in spec.aliases:
+            lookup[opt] = (spec, positive)
+    for spec in specs.values():
+        lookup[spec.name] = (spec, False if spec.is_bool else None)
+    return Catalog(
+        release=release,
+        flags=MappingProxyType(specs),
+        features=MappingProxyType(features),
+        _lookup=MappingProxyType(lookup),
+        _options=tuple(sorted({*lookup, *HELP_OPTIONS})),
+    )
+
+
+def catalog_for(release: str) -> Catalog:
+    """The catalog of the minor series of ``release`` ("0.33.1" -> the 0.33 catalog).
+
+    Raises KeyError for a minor series that was not extracted (outside 0.8 - 0.34).
+    """
+    minor = _minor(release)
+    for entry in _index()["releases"]:
+        if entry["minor"] == minor:
+            return _catalog(entry["release"])
+    raise KeyError(f"no flag catalog for vLLM {release} (minor series {minor})")

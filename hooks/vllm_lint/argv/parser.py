@@ -1,0 +1,769 @@
+"""vLLM's `serve` argv grammar for one release: tokens in, effective settings out.
+
+Mirrors what vLLM's FlexibleArgumentParser and argparse do (see
+shared/reference/vllm-flags.md §1): `--flag value`, `--flag=value`, `_` for `-` in the key,
+short aliases, booleans and their negations, JSON values, dotted JSON keys
+(`--speculative-config.num_speculative_tokens 3`), the `--spec-*` shortcuts, `-O3`, the
+positional model. Problems a parser or a type check would stop at become findings here.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from vllm_lint import release as versions
+from vllm_lint.argv import history as flag_history
+from vllm_lint.argv.catalog import Catalog, FlagSpec, catalog_for
+from vllm_lint.effective.settings import Settings
+from vllm_lint.model import Finding, ReleaseChoice, Span, Token
+from vllm_lint.rules.registry import flag_finding
+
+_NUMBER = re.compile(r"-\d+(\.\d+)?([eE][-+]?\d+)?")
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT]i?)?")
+_HUMAN_FACTORS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+# Flags whose value belongs to a key of a JSON flag (vLLM 0.25+ `--spec-*` shortcuts).
+_PARENT_OF_CLASS = {"SpeculativeConfig": "speculative_config"}
+# JSON flags whose argparse type is `json.loads` alone (and the release that made it so):
+# their keys are judged once, when vLLM builds the config from the value that won, so a
+# value given earlier and replaced is never judged (vllm/engine/arg_utils.py:829 in 0.9.2,
+# `type=json.loads`; `vllm_kwargs["speculative_config"]["type"] = optional_type(json.loads)`
+# :1614 in 0.28, :1791 in 0.31, :1864 in 0.33, :1895 in 0.34; diffusion_config from 0.24
+# (:1506), watermark_config from 0.30 (:1706)). Every other JSON flag is a config dataclass
+# whose type is `TypeAdapter(cls).validate_json` (parse_dataclass, :337 in 0.28, :369 in
+# 0.33): argparse runs it on every occurrence, so a replaced value is still refused.
+_JUDGED_WHEN_BUILT = {
+    "speculative_config": "0.0.0",
+    "diffusion_config": "0.24.0",
+    "watermark_config": "0.30.0",
+}
+
+
+def dest(flag: str) -> str:
+    """`--max-model-len` → `max_model_len`: the document key of a flag."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _merge_span(first: Span, last: Span) -> Span:
+    if first.path != last.path or (last.line, last.col) < (first.line, first.col):
+        return first
+    return Span(first.path, first.line, first.col, last.end_line, last.end_col)
+
+
+@dataclass
+class _Value:
+    """One value of a JSON flag: a full value (`--x '{..}'`), or the object vLLM builds from
+    the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the findings
+    that count only if this value is the one vLLM keeps."""
+
+    value: Any
+    span: Span | None
+    spans: dict[str, Span] = field(default_factory=dict)
+    held: list[Finding] = field(default_factory=list)
+    opaque: bool = False
+    reported: bool = False
+
+
+@dataclass
+class _JsonFlag:
+    full: _Value | None = None  # the last full value: argparse keeps only the last one
+    dotted: dict[str, _Value] = field(default_factory=dict)  # by the flag name as written
+
+
+@dataclass
+class ParsedArgs:
+    settings: Settings
+    findings: list[Finding] = field(default_factory=list)
+    model: Token | None = None
+    config_files: list[Token] = field(default_factory=list)
+
+
+class ArgvParser:
+    def __init__(self, cat: Catalog, release: ReleaseChoice) -> None:
+        self.cat = cat
+        self.release = release
+        self._reset()
+
+    def _reset(self) -> None:
+        # what the --config file and the command line wrote, for vLLM joins both into one
+        # argv: the values of each JSON flag, the `--spec-*` shortcuts (the key of
+        # --speculative-config each sets -> flag, value, where), the VL013 keys reported
+        self._json: dict[str, _JsonFlag] = {}
+        self._spec_shortcuts: dict[str, tuple[str, Any, Span]] = {}
+        self._spec_reported: set[str] = set()
+
+    def parse(self, tokens: Sequence[Token], into: Settings | None = None) -> ParsedArgs:
+        """Parse `tokens` into `into` (the --config file's argv first, then the command
+        line's, into the same settings), or into new settings (a new argv)."""
+        if into is None:
+            self._reset()
+        result = ParsedArgs(into if into is not None else Settings(self.release))
+        i = 0
+        while i < len(tokens):
+            i = self._one(tokens, i, result)
+        self._settle(result)
+        return result
+
+    # -- one option -----------------------------------------------------------------------
+
+    def _one(self, tokens: Sequence[Token], i: int, out: ParsedArgs) -> int:
+        tok = tokens[i]
+        text = tok.text
+        if not text.startswith("-") or text == "-" or _NUMBER.fullmatch(text) or tok.opaque:
+            if tok.opaque:
+                if out.model is None and not text.startswith("-"):
+                    out.model = tok  # `$(MODEL)`: the model, whatever it is
+                else:  # `$EXTRA_ARGS`: flags nobody can read may override any default
+                    out.settings.partial = True
+                return i + 1
+            if out.model is None:
+                if not text.startswith("-"):
+                    out.model = tok
+                    out.settings.set("model", text, tok.span)
+            else:  # argparse has one positional (the model): the rest is refused
+                out.findings.append(
+                    flag_finding("VL011", tok.span, self.release, word=text, model=out.model.text)
+                )
+            return i + 1
+        if text == "--":
+            return len(tokens)
+        name, has_inline, inline = text.partition("=")
+        if re.fullmatch(r"-O\S*", name) and self.cat.resolve("-O") is None:
+            return self._optimization_level(tokens, i, name, has_inline, inline, out)
+        if self.cat.features.get("dotted_json_keys", True):
+            key, dot, subkey = name.partition(".")
+        else:  # before 0.9 vLLM does not split `--json-flag.key`: argparse sees one option
+            key, dot, subkey = name, "", ""
+        resolved = self.cat.resolve(key)
+        if resolved is None:
+            matches = self.cat.prefix_matches(key)
+            if len(matches) > 1:
+                out.findings.append(self._ambiguous(key, matches, tok))
+                return self._skip_value(tokens, i, has_inline, out)
+            spec = self.cat.abbreviation(key) if matches else None
+            gone = flag_history.removal(key)
+            if gone is not None and gone[0].predates(self.release.version):
+                gone = None  # the release is older than the flag: simply unknown there
+            if gone is not None and (spec is None or gone[0].applies_to(self.release.version)):
+                # a removed flag; argparse may read it as the abbreviation of a newer one
+                # (0.28.0 oracle: `--device cuda` -> --device-ids "Non-integer device ID")
+                misread = f"; vLLM {self.release.version} reads it as {spec.name}" if spec else ""
+                return self._removed(tokens, i, key, gone, has_inline, inline, out, misread)
+            if spec is None:
+                out.findings.append(self._unknown(key, tok))
+                return self._skip_value(tokens, i, has_inline, out)
+            out.findings.append(
+                flag_finding("VL008", tok.span, self.release, written=key, flag=spec.name)
+            )
+            resolved = (spec, False if spec.is_bool else None)
+        spec, negated = resolved
+        if spec.deprecated:
+            out.findings.append(self._deprecated(key, spec, tok))
+        if spec.name == "--config":
+            return self._value_flag(tokens, i, spec, has_inline, inline, out, config=True)
+        if dot:
+            return self._dotted(tokens, i, spec, subkey, has_inline, inline, out)
+        if spec.is_bool and spec.nargs is None:
+            return self._switch(tokens, i, key, spec, bool(negated), has_inline, inline, out)
+        return self._value_flag(tokens, i, spec, has_inline, inline, out)
+
+    def _switch(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        key: str,
+        spec: FlagSpec,
+        negated: bool,
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+    ) -> int:
+        """A flag that takes no value. argparse refuses `--switch=x` ("ignored explicit
+        argument"), and a `true`/`false` word after it is a stray positional ("unrecognized
+        arguments"); vLLM 0.33.0 rejects both (verified with shared/oracle)."""
+        tok = tokens[i]
+        if has_inline:
+            out.findings.append(self._switch_value(key, spec, inline, tok.span))
+            return i + 1
+        self._store(spec, not negated, tok.span, out)
+        nxt = i + 1
+        if nxt < len(tokens) and not tokens[nxt].opaque:
+            word = tokens[nxt].text
+            if _parse_bool(word) is not None:
+                out.findings.append(self._switch_value(key, spec, word, tokens[nxt].span))
+                return nxt + 1
+        return nxt
+
+    def _switch_value(self, key: str, spec: FlagSpec, value: str, span: Span) -> Finding:
+        off = next((n for n in spec.negations if n.startswith("--no-")), None)
+        off = off or (spec.negations[0] if spec.negations else None)
+        how = f"write {spec.name} alone, or {off} to turn it off" if off else f"write {key} alone"
+        return flag_finding(
+            "VL004",
+            span,
+            self.release,
+            flag=key,
+            value=value,
+            expected=f"no value (it is a switch: {how})",
+        )
+
+    def _skip_value(self, tokens: Sequence[Token], i: int, has_inline: str, out: ParsedArgs) -> int:
+        """After a flag that could not be resolved: skip a value that plainly belongs to it."""
+        nxt = i + 1
+        if not has_inline and nxt < len(tokens) and not tokens[nxt].text.startswith("-"):
+            return nxt + 1 if out.model is not None else nxt
+        return i + 1
+
+    def _removed(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        key: str,
+        gone: tuple[flag_history.Removal, bool],
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+        note: str = "",
+    ) -> int:
+        """A flag of the removed/renamed table that the target's catalog lacks."""
+        row, negated = gone
+        tok = tokens[i]
+        nxt = i + 1
+        value: str | None = inline if has_inline else None
+        takes = "none" if negated else row.value
+        if not has_inline and takes != "none":
+            values, nxt = self._take_values(
+                tokens, i + 1, {"one": None, "optional": "?", "many": "+"}[takes]
+            )
+            if values:
+                opaque = any(v.opaque for v in values)
+                value = None if opaque else " ".join(v.text for v in values)
+        if not row.applies_to(self.release.version):
+            return nxt  # the release still had it (a patch older than the catalogued one)
+        out.findings.append(
+            flag_finding(
+                "VL002",
+                tok.span,
+                self.release,
+                flag=key,
+                removed_in=row.removed_in,
+                last_in=row.last_in,
+                replacement=flag_history.replacement_text(row, value, self.cat, negated) + note,
+            )
+        )
+        return nxt
+
+    def _value_flag(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        spec: FlagSpec,
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+        config: bool = False,
+    ) -> int:
+        tok = tokens[i]
+        if has_inline:
+            values = [Token(inline, tok.span, tok.opaque)]
+            nxt = i + 1
+        else:
+            values, nxt = self._take_values(tokens, i + 1, spec.nargs)
+        if not values:
+            if spec.nargs in ("?", "*"):
+                self._store(spec, True if spec.is_bool else None, tok.span, out)
+                return nxt
+            out.findings.append(flag_finding("VL009", tok.span, self.release, flag=spec.name))
+            return nxt
+        span = _merge_span(tok.span, values[-1].span)
+        if any(v.opaque for v in values):
+            path = self.path_of(spec)
+            shortcut = self._shortcut_key(spec)
+            if _is_json(spec) and not config:
+                self._json.setdefault(path, _JsonFlag()).full = _Value(
+                    "<opaque>", span, opaque=True
+                )
+            elif shortcut is not None:
+                self._spec_shortcuts[shortcut] = (spec.name, _OPAQUE, span)
+            else:
+                out.settings.set(path, "<opaque>", span)
+                out.settings.opaque.add(path)
+            return nxt
+        if config:
+            out.config_files.append(values[0])
+            return nxt
+        if spec.nargs in ("+", "*"):
+            converted = [self._convert(spec, v, out) for v in values]
+            if all(c is not _BAD for c in converted):
+                self._store(spec, converted, span, out)
+        else:
+            mark = len(out.findings)
+            value = self._convert(spec, values[0], out)
+            if value is not _BAD:
+                held: list[Finding] = []
+                if _is_json(spec) and self._judged_when_built(spec):
+                    # the keys of a value a later one replaces are never judged: held
+                    # until the end (VL007, a value json.loads refuses, is not held)
+                    held = out.findings[mark:]
+                    del out.findings[mark:]
+                self._store(spec, value, span, out, held)
+        return nxt
+
+    def _take_values(
+        self, tokens: Sequence[Token], i: int, nargs: str | None
+    ) -> tuple[list[Token], int]:
+        def is_value(t: Token) -> bool:
+            return not t.text.startswith("-") or bool(_NUMBER.fullmatch(t.text)) or t.text == "-"
+
+        if nargs is None:
+            if i < len(tokens) and (is_value(tokens[i]) or tokens[i].text.startswith("-{")):
+                return [tokens[i]], i + 1
+            if i < len(tokens) and tokens[i].opaque:
+                return [tokens[i]], i + 1
+            return [], i
+        if nargs == "?":
+            if i < len(tokens) and is_value(tokens[i]):
+                return [tokens[i]], i + 1
+            return [], i
+        values = []
+        while i < len(tokens) and is_value(tokens[i]):
+            values.append(tokens[i])
+            i += 1
+        return values, i
+
+    def _dotted(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        spec: FlagSpec,
+        subkey: str,
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+    ) -> int:
+        tok = tokens[i]
+        if has_inline:
+            raw, nxt, span = inline, i + 1, tok.span
+        elif i + 1 < len(tokens):
+            raw, nxt, span = tokens[i + 1].text, i + 2, _merge_span(tok.span, tokens[i + 1].span)
+        else:
+            out.findings.append(flag_finding("VL009", tok.span, self.release, flag=tok.text))
+            return i + 1
+        append = subkey.endswith("+")
+        subkey = subkey.rstrip("+")
+        flag_path = self.path_of(spec)
+        # `--x.key+ a,b` is the list ["a", "b"] (json.dumps(value_str.split(","))), merged
+        # into what the other dotted keys of the same written name built
+        # (FlexibleArgumentParser.parse_args, vllm/utils/argparse_utils.py:399-416 in 0.28)
+        value = raw.split(",") if append else _json_scalar(raw)
+        written = tok.text.partition("=")[0].partition(".")[0]
+        if written.startswith("--"):
+            written = written.replace("_", "-")
+        group = self._json.setdefault(flag_path, _JsonFlag()).dotted.setdefault(
+            written, _Value({}, None)
+        )
+        _dict_update(group.value, _nested(subkey.split("."), value))
+        group.spans[f"{flag_path}.{subkey}"] = span
+        sink = group.held if self._judged_when_built(spec) else out.findings
+        if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
+            sink.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
+        elif "." not in subkey and not append:
+            before = len(out.findings)
+            self._check_literal(spec, subkey, value, span, out)
+            if sink is not out.findings:
+                sink += out.findings[before:]
+                del out.findings[before:]
+        return nxt
+
+    def _optimization_level(
+        self,
+        tokens: Sequence[Token],
+        i: int,
+        name: str,
+        has_inline: str,
+        inline: str,
+        out: ParsedArgs,
+    ) -> int:
+        spec = self.cat.flags.get("--optimization-level")
+        tok = tokens[i]
+        if spec is None:
+            out.findings.append(self._unknown(name, tok))
+            return i + 1
+        rest = name[2:]
+        if rest:
+            fake = Token(f"--optimization-level={rest}", tok.span)
+            return self._one([*tokens[:i], fake, *tokens[i + 1 :]], i, out)
+        if has_inline:
+            fake = Token(f"--optimization-level={inline}", tok.span)
+            return self._one([*tokens[:i], fake, *tokens[i + 1 :]], i, out)
+        return self._value_flag(tokens, i, spec, "", "", out)
+
+    # -- values -----------------------------------------------------------------------------
+
+    def path_of(self, spec: FlagSpec) -> str:
+        if spec.config_field:
+            owner, _, fieldname = spec.config_field.partition(".")
+            parent = _PARENT_OF_CLASS.get(owner)
+            if parent is not None and dest(spec.name) != parent:
+                return f"{parent}.{fieldname}"
+        return dest(spec.name)
+
+    def _shortcut_key(self, spec: FlagSpec) -> str | None:
+        """The key of --speculative-config a `--spec-*` shortcut sets (vLLM 0.22+)."""
+        path = self.path_of(spec)
+        if path.startswith("speculative_config.") and spec.name.startswith("--spec-"):
+            return path.partition(".")[2]
+        return None
+
+    def _judged_when_built(self, spec: FlagSpec) -> bool:
+        since = _JUDGED_WHEN_BUILT.get(self.path_of(spec))
+        if since is None:
+            return False
+        try:
+            return versions.key(self.release.version) >= versions.key(since)
+        except ValueError:
+            return True
+
+    def _store(
+        self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs, held: Sequence[Finding] = ()
+    ) -> None:
+        shortcut = self._shortcut_key(spec)
+        if shortcut is not None:
+            if value is not None:  # argparse keeps the last; vLLM skips None
+                self._spec_shortcuts[shortcut] = (spec.name, value, span)
+            return
+        path = self.path_of(spec)
+        if _is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
+            self._json.setdefault(path, _JsonFlag()).full = _Value(value, span, held=list(held))
+            return
+        out.settings.set(path, value, span)
+
+    def _settle(self, out: ParsedArgs) -> None:
+        """Each JSON flag's value as vLLM sees it. argparse keeps the last full value
+        (`--x '{..}' --x '{..}'`: the first is gone). FlexibleArgumentParser.parse_args turns
+        the dotted keys written with one flag name into one object and appends it, as
+        `--x '{..}'`, after every other argument: it replaces any full value, given before
+        or after (vllm/utils/argparse_utils.py:441-502 in 0.33 and 0.34, :399-460 in 0.31,
+        :387-448 in 0.30, :368-429 in 0.28, the same code since 0.9.2, vllm/utils/__init__.py:
+        1549-1594; 0.9.0 vllm/utils.py:1449-1475; oracle 0.34.0: `--speculative-config.method ngram
+        --speculative-config.num_speculative_tokens 3 --speculative-config '{.., "bogus_key":
+        1}'` accepted). Names written differently (`-sc.x`, `--speculative-config.y`) make one
+        object each, appended in the order each first appears: the last one wins. The
+        `--spec-*` shortcuts are then added to --speculative-config's keys
+        (EngineArgs.create_speculative_config, vllm/engine/arg_utils.py:2108 in 0.33)."""
+        paths = list(self._json)
+        if self._spec_shortcuts and "speculative_config" not in self._json:
+            paths.append("speculative_config")
+        for path in paths:
+            flag = self._json.get(path)
+            winner = None
+            if flag is not None:
+                winner = list(flag.dotted.values())[-1] if flag.dotted else flag.full
+            value = copy.deepcopy(winner.value) if winner is not None else None
+            spans = dict(winner.spans) if winner is not None else {}
+            if winner is not None and not winner.reported:
+                winner.reported = True
+                out.findings += winner.held
+            opaque = winner is not None and winner.opaque
+            if path == "speculative_config" and not opaque:
+                value = self._add_shortcuts(value, spans, out)
+            out.settings.replace(path, value, winner.span if winner else None, spans, opaque)
+
+    def _add_shortcuts(self, value: Any, spans: dict[str, Span], out: ParsedArgs) -> Any:
+        """`--spec-method` (`--spec-model`, `--spec-tokens`) and a --speculative-config that
+        sets the same key: vLLM 0.22+ refuses them ("--spec-method and
+        --speculative-config['method'] are mutually exclusive", EngineArgs.
+        create_speculative_config, vllm/engine/arg_utils.py:1848 in 0.28, :2118 in 0.33)."""
+        if not self._spec_shortcuts or not (value is None or isinstance(value, dict)):
+            return value
+        value = {} if value is None else value
+        for key, (flag, given, span) in self._spec_shortcuts.items():
+            if key in value:
+                if key not in self._spec_reported:
+                    self._spec_reported.add(key)
+                    out.findings.append(
+                        flag_finding("VL013", span, self.release, flag=flag, key=key)
+                    )
+                continue
+            value[key] = "<opaque>" if given is _OPAQUE else given
+            spans[f"speculative_config.{key}"] = span
+        return value
+
+    def _convert(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
+        raw = tok.text
+        kind = spec.type or "str"
+        if kind == "json" or spec.json_keys:
+            return self._json_value(spec, tok, out)
+        value: Any = raw
+        expected = ""
+        if spec.nullable and raw in ("None", ""):
+            return None
+        if kind == "custom":
+            if not spec.normalize:
+                return raw  # a parser the catalog cannot replay: never judged
+            # argparse checks `choices` against what the type returns (vLLM 0.17+
+            # --moe-backend: `lambda s: s.lower().replace("-", "_")`, engine/arg_utils.py)
+            value = _normalized(spec.normalize, raw)
+            allowed = _allowed_values(spec)
+            if allowed is not None and value not in allowed:
+                # vLLM names the value it read: 'flashinfer_moe_ep_cutedsl'
+                self._not_a_choice(spec, tok, value, ", ".join(sorted(allowed)), out)
+                return _BAD
+            return value
+        if "int" in kind or kind == "port":
+            value, expected = (
+                _parse_int(raw, human=kind in ("human_int", "int_or_auto"), auto="auto" in kind),
+                "an integer",
+            )
+        elif kind == "float":
+            try:
+                value = float(raw)
+            except ValueError:
+                value, expected = _BAD, "a number"
+        elif kind == "bool":
+            parsed = _parse_bool(raw)
+            value, expected = (_BAD, "true or false") if parsed is None else (parsed, "")
+        if value is _BAD:
+            out.findings.append(
+                flag_finding(
+                    "VL004",
+                    tok.span,
+                    self.release,
+                    flag=spec.name,
+                    value=raw,
+                    expected=expected or kind,
+                )
+            )
+            return _BAD
+        if spec.enum_match and not _enum_accepts(spec, raw):
+            self._not_a_choice(spec, tok, raw, _enum_choices(spec), out)
+            return _BAD
+        allowed = _allowed_values(spec)
+        if allowed is not None and str(value) not in allowed and raw not in allowed:
+            self._not_a_choice(spec, tok, raw, ", ".join(sorted(allowed)), out)
+            return _BAD
+        if spec.config_choices is not None and isinstance(value, str):
+            # argparse takes any str; vLLM refuses a name its registry lacks when it builds
+            # its config ("Unknown quantization method: x. Must be one of [...]",
+            # ModelConfig._verify_quantization, vllm/config/model.py:1466 in 0.33)
+            # the value is kept either way: rules that judge it then (VL321) still see it
+            name = value.lower() if spec.config_choices_lower else value
+            if name not in spec.config_choices:
+                self._not_a_choice(spec, tok, raw, ", ".join(spec.config_choices), out)
+            return name
+        return value
+
+    def _not_a_choice(
+        self, spec: FlagSpec, tok: Token, value: str, choices: str, out: ParsedArgs
+    ) -> None:
+        """VL005: a value outside the flag's choices (argparse's or vLLM's own list)."""
+        finding = flag_finding(
+            "VL005", tok.span, self.release, flag=spec.name, value=value, choices=choices
+        )
+        out.findings.append(finding)
+
+    def _json_value(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
+        try:
+            value = json.loads(tok.text)
+        except ValueError as exc:
+            if spec.type != "json":  # `dict | str` flags also take plain strings
+                return tok.text
+            out.findings.append(
+                flag_finding("VL007", tok.span, self.release, flag=spec.name, error=str(exc))
+            )
+            return _BAD
+        if isinstance(value, dict) and spec.json_keys:
+            for key in value:
+                if key not in spec.json_keys:
+                    out.findings.append(self._unknown_key(spec, key, tok.span))
+                else:
+                    self._check_literal(spec, key, value[key], tok.span, out)
+        return value
+
+    def _check_literal(
+        self, spec: FlagSpec, key: str, value: Any, span: Span, out: ParsedArgs
+    ) -> None:
+        """A key whose config field is a `Literal`: pydantic refuses any other value when vLLM
+        builds the config ("rejection_sample_method: Input should be 'standard', 'synthetic'
+        or 'block'", vLLM 0.28.0, raised from vllm/engine/arg_utils.py:1869). Only a value of
+        a type the Literal has is judged (pydantic's lax mode may convert the others)."""
+        allowed = spec.json_literals.get(key)
+        if not allowed:
+            return
+        if any(type(value) is type(v) and value == v for v in allowed):
+            return
+        if not any(type(value) is type(v) for v in allowed):
+            return
+        choices = ", ".join("null" if v is None else str(v) for v in allowed)
+        out.findings.append(
+            flag_finding(
+                "VL005", span, self.release, flag=f"{spec.name}.{key}", value=value, choices=choices
+            )
+        )
+
+    # -- findings ---------------------------------------------------------------------------
+
+    def _unknown(self, written: str, tok: Token) -> Finding:
+        return flag_finding(
+            "VL001",
+            tok.span,
+            self.release,
+            flag=written,
+            hint=_unknown_hint(self.cat.release, written.replace("_", "-"), self.release.version),
+        )
+
+    def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Finding:
+        """VL006 where pydantic forbids extra keys (vLLM refuses to start), VL012 where it
+        drops them silently (before 0.16 for most config classes: the key has no effect)."""
+        keys = list(spec.json_keys or ())
+        close = difflib.get_close_matches(key, keys, n=1, cutoff=0.75)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        rule = "VL012" if spec.json_extra == "ignore" else "VL006"
+        return flag_finding(rule, span, self.release, flag=spec.name, key=key, hint=hint)
+
+    def _ambiguous(self, written: str, matches: list[str], tok: Token) -> Finding:
+        note = ""
+        gone = flag_history.removal(written)
+        if gone is not None and gone[0].applies_to(self.release.version):
+            row = gone[0]
+            note = (
+                f"; {row.flag} itself was removed in vLLM {row.removed_in}: "
+                f"{flag_history.replacement_text(row, None, self.cat, gone[1])}"
+            )
+        return flag_finding(
+            "VL010",
+            tok.span,
+            self.release,
+            flag=written,
+            matches=", ".join(matches),
+            note=note,
+        )
+
+    def _deprecated(self, written: str, spec: FlagSpec, tok: Token) -> Finding:
+        note = spec.deprecated if isinstance(spec.deprecated, str) else ""
+        note = " ".join(note.replace("[DEPRECATED]", "").split())
+        note = "" if note.lower() in ("", "deprecated") else f": {note}"
+        gone = flag_history.removal(spec.name)
+        if gone is not None and gone[0].removed_in:
+            row = gone[0]
+            note += (
+                f" (vLLM {row.removed_in} removes it; "
+                f"{flag_history.replacement_text(row, None, self.cat)})"
+            )
+        return flag_finding("VL003", tok.span, self.release, flag=written, note=note)
+
+
+@lru_cache(maxsize=4096)
+def _unknown_hint(catalogued: str, flag: str, release: str) -> str:
+    """The "did you mean" from the same catalog and when the flag existed; cached, so a
+    file that repeats an unknown flag pays for the search once."""
+    close = difflib.get_close_matches(flag, list(catalog_for(catalogued).flags), n=1, cutoff=0.75)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    history = flag_history.describe(flag, release)
+    return hint + (f" ({history})" if history else "")
+
+
+def _is_json(spec: FlagSpec) -> bool:
+    return spec.type == "json" or bool(spec.json_keys)
+
+
+def _nested(keys: Sequence[str], value: Any) -> Any:
+    """create_nested_dict: ["a", "b"], 1 -> {"a": {"b": 1}}."""
+    for key in reversed(keys):
+        value = {key: value}
+    return value
+
+
+def _dict_update(original: dict[str, Any], update: dict[str, Any]) -> None:
+    """recursive_dict_update of FlexibleArgumentParser.parse_args: objects merge, lists add
+    up, anything else is replaced."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(original.get(key), dict):
+            _dict_update(original[key], value)
+        elif isinstance(value, list) and isinstance(original.get(key), list):
+            original[key] += value
+        else:
+            original[key] = value
+
+
+class _Bad:
+    def __repr__(self) -> str:
+        return "<bad value>"
+
+
+_BAD: Any = _Bad()
+_OPAQUE: Any = object()  # a shortcut's value nobody can read
+
+
+def _enum_accepts(spec: FlagSpec, raw: str) -> bool:
+    """Whether vLLM's own lookup takes `raw` for an Enum-typed flag (see FlagSpec.enum_match)."""
+    if spec.enum_match == "name_upper":
+        names = spec.enum_names or ()
+        return raw.upper() in names or raw.lower() in spec.enum_extra
+    if spec.enum_match == "value":
+        return raw in {str(v) for v in spec.enum_values or ()}
+    return True
+
+
+def _enum_choices(spec: FlagSpec) -> str:
+    if spec.enum_match == "name_upper":
+        words = [*(spec.enum_names or ()), *spec.enum_extra]
+        return ", ".join(words) + " (in any case)"
+    return ", ".join(str(v) for v in spec.enum_values or ())
+
+
+def _normalized(calls: tuple[tuple[str, ...], ...], raw: str) -> str:
+    """Replay a type lambda made of str methods (FlagSpec.normalize) on a value."""
+    value = raw
+    for name, *args in calls:
+        if name == "replace" and len(args) == 2:
+            value = value.replace(args[0], args[1])
+        elif name in ("lower", "upper", "strip") and not args:
+            value = getattr(value, name)()
+    return value
+
+
+def _allowed_values(spec: FlagSpec) -> set[str] | None:
+    if spec.choices:
+        return {str(c) for c in spec.choices if c is not None}
+    return None
+
+
+def _parse_bool(raw: str) -> bool | None:
+    lowered = raw.lower()
+    if lowered in ("true", "1", "yes"):
+        return True
+    if lowered in ("false", "0", "no"):
+        return False
+    return None
+
+
+def _parse_int(raw: str, human: bool, auto: bool) -> Any:
+    if auto and raw == "auto":
+        return raw
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    if human:
+        match = _HUMAN_INT.fullmatch(raw)
+        if match:
+            factor = _HUMAN_FACTORS[match.group(2)[0].lower()] if match.group(2) else 1
+            if match.group(2) and match.group(2).endswith("i"):
+                factor = 1024 ** (" kmgt".index(match.group(2)[0].lower()))
+            return int(float(match.group(1)) * factor)
+    return _BAD
+
+
+def _json_scalar(raw: str) -> Any:
+    """Dotted-key values are JSON-decoded when they can be, else kept as strings (as vLLM does)."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw

@@ -1,0 +1,187 @@
+"""The pipeline driver: which files, read once, prefiltered; the checks live in `checking`."""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vllm_lint.config import Config
+from vllm_lint.files import sniff
+from vllm_lint.model import FileResult, Finding
+
+# Only what every run needs is imported here: a file that cannot launch vLLM costs a read and
+# a byte search. The parsers, catalogs and rules (`checking`) load when a file is worth it.
+
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+_FIRST_READ = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Options:
+    vllm_version: str | None = None  # forces the release for every invocation
+    default_version: str | None = None  # used when a file pins none
+    root: Path = field(default_factory=Path.cwd)  # nothing outside is read
+    max_bytes: int = DEFAULT_MAX_BYTES
+    config: Config = field(default_factory=Config)  # selection, per-path ignores, excludes
+    keep_invocations: bool = True  # False: each file's launches are dropped once checked
+
+
+class Results(list[FileResult]):
+    """The results of the files that have something to say, and counts over every file: a file
+    with nothing to say is counted, not kept, so that memory does not grow with the repo."""
+
+    files_checked = 0
+    invocations = 0
+
+
+def lint_paths(paths: Iterable[str], options: Options) -> Results:
+    """Lint files in order; a config file that a linted launch line names is checked there,
+    with that launch's release and flags, not a second time on its own."""
+    results = Results()
+    dropped = 0  # launches counted, then let go (`keep_invocations`)
+    for path in paths:
+        if options.config.exclude and options.config.excludes(path):
+            continue
+        result = lint_file(path, options)
+        results.files_checked += 1
+        if not options.keep_invocations and not result.standalone_config:
+            dropped += len(result.invocations)
+            result.invocations = []
+        if (
+            result.findings
+            or result.invocations
+            or result.suppressions
+            or result.configs_named
+            or result.standalone_config
+        ):
+            results.append(result)
+    named = {str(Path(p).resolve()) for r in results for p in r.configs_named}
+    for result in results:
+        if named and result.standalone_config and str(Path(result.path).resolve()) in named:
+            result.findings.clear()
+            result.invocations.clear()
+    results.invocations = dropped + sum(len(r.invocations) for r in results)
+    return results
+
+
+def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
+    """The findings to report, sorted: inline suppressions applied, then the configuration's
+    select / ignore / per-path ignores."""
+    results = list(results)
+    findings = [f for r in results for f in r.findings]
+    if any(r.suppressions for r in results) or findings:
+        from vllm_lint.rules import suppress
+
+        scanned = {r.path: r.suppressions for r in results}
+        findings = suppress.apply(findings, scanned, _read_text)
+    selected = (f for f in findings if options.config.selects(f.rule, f.slug, f.span.path))
+    return sorted(selected, key=lambda f: f.sort_key())
+
+
+def _inside(target: Path, root: Path) -> bool:
+    return target.is_relative_to(root.resolve())
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(DEFAULT_MAX_BYTES)
+    except OSError:
+        return None
+
+
+def lint_file(path: str, options: Options) -> FileResult:
+    if sniff.kind_of(path) is sniff.Kind.SKIP:
+        return FileResult(path)
+    if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
+        return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
+    try:
+        data = _read(path, options.max_bytes + 1)
+    except OSError as exc:
+        return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
+    if len(data) > options.max_bytes:
+        if sniff.worth_parsing(data):
+            return _input_problem(
+                path, "VL902", f"larger than {options.max_bytes} bytes; not checked"
+            )
+        return FileResult(path)
+    return lint_bytes(path, data, options)
+
+
+def _read(path: str, limit: int) -> bytes:
+    """Up to `limit` bytes, through the file descriptor: no file object per file, and a short
+    first read, so that a small file does not cost a buffer of `limit` bytes."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        data = os.read(fd, min(limit, _FIRST_READ))
+        while len(data) < limit:
+            more = os.read(fd, limit - len(data))
+            if not more:
+                break
+            data += more
+        return data
+    finally:
+        os.close(fd)
+
+
+def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
+    result = FileResult(path)
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):  # UTF-16/32: look at it as UTF-8
+        try:
+            data = _decode(data).encode("utf-8")
+        except UnicodeDecodeError:
+            return _input_problem(path, "VL902", "invalid UTF-16/32 text; not checked")
+    if b"vllm-lint" in data:
+        from vllm_lint.rules import suppress
+
+        result.suppressions = suppress.scan(path, data.decode("utf-8", errors="replace"))
+    if not sniff.worth_parsing(data):
+        return result
+    if sniff.is_binary(data):
+        return _input_problem(path, "VL902", "binary data (NUL bytes); not checked")
+    try:
+        text = _decode(data)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return _input_problem(
+            path, "VL902", f"not valid UTF-8 (byte {exc.start}); not checked", line
+        )
+    from vllm_lint.checking import check_file
+
+    check_file(result, text, options)
+    return result
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (a BOM is dropped), or UTF-16/32 when a BOM says so, as YAML allows."""
+    for bom, codec in (
+        (codecs.BOM_UTF32_LE, "utf-32"),
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if data.startswith(bom):
+            return data.decode(codec)
+    return data.decode("utf-8-sig")
+
+
+def _input_problem(path: str, rule_id: str, what: str, line: int = 1) -> FileResult:
+    from vllm_lint.sources.registry import problem
+
+    return FileResult(path, [problem(path, rule_id, what, line)])
+
+
+_CHECKING = ("check", "check_command_line", "release_for", "settings_for")
+
+
+def __getattr__(name: str) -> Any:
+    """`engine.check` & co. stay importable from here without loading them on every run."""
+    if name in _CHECKING:
+        from vllm_lint import checking
+
+        return getattr(checking, name)
+    raise AttributeError(name)

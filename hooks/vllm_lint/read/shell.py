@@ -1,0 +1,738 @@
+"""A position-keeping lexer for the POSIX shell / bash scripts that launch vLLM.
+
+It reads what a shell would pass as argv: quotes, backslash continuations, comments,
+command separators (`;`, `&&`, `||`, `|`, `&`, newlines), redirections (dropped), heredoc
+bodies (skipped), reserved words (`if`, `then`, `do`, … are grammar, not argv), `eval`
+(its words are joined and read again) and `$VAR` / `${VAR}` / `${ARR[@]}` / `"$@"` expansions.
+
+Variables a script assigns a literal are expanded (unquoted ones split into words, as the
+shell does), bash arrays `A=(…)` / `A+=(…)` included. Anything else (command substitution,
+unknown variables, arithmetic, a value assigned only on some branch of an `if`) makes the
+word opaque: it is never checked on a guess. Nothing is ever executed.
+
+Every character of a word remembers where it was written (line, column), also when it came
+from a variable assigned elsewhere, so spans point at the flag as the user wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from vllm_lint.files.textpos import MappedPositions, Positions
+from vllm_lint.model import Span, Token
+
+Point = tuple[int, int]  # 1-based line and column in the file
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)", re.S)
+_ARRAY_START = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_PARAM = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[([@*]|[0-9]+)\])?")
+_SEPARATORS = (";;", "&&", "||", ";", "&", "|", "\n", "(", ")")
+_SEPARATOR_STARTS = frozenset(s[0] for s in _SEPARATORS)  # one set test per character
+_DECLARERS = frozenset({"export", "readonly", "local", "declare", "typeset"})
+# Reserved words that open or close a compound command; they are grammar, not argv.
+_OPENERS = frozenset({"if", "while", "until", "case", "for", "select"})
+_CLOSERS = frozenset({"fi", "done", "esac"})
+_GRAMMAR = frozenset({"then", "do", "else", "elif", "{", "}", "!", "function"})
+_MAX_EVAL_DEPTH = 4
+# Stands in for each character of a template expression (`{{ … }}`, `${var}` of Terraform)
+# that was masked before parsing; a word holding it is opaque.
+TEMPLATE_MARK = "\ue000"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A variable's literal value; `points` says where each character was written."""
+
+    text: str
+    points: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArrayValue:
+    """A bash array (or the positional parameters): its elements as written."""
+
+    items: tuple[Token, ...]
+
+
+VarValue = str | Value | ArrayValue | None  # None: set, but not to a literal
+
+
+@dataclass(frozen=True)
+class Command:
+    """A simple command: its words (assignment prefixes included), and for each word the
+    place of each of its characters, so a string argument can be read again (`sh -c`)."""
+
+    words: tuple[Token, ...]
+    points: tuple[tuple[Point, ...], ...] = ()
+    conditional: bool = False  # inside if/case/loop, or after && / ||
+    exported: Mapping[str, Token] = field(default_factory=dict)  # literal `export X=…` so far
+
+
+@dataclass
+class _Word:
+    chars: list[str] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
+    opaque: bool = False
+    started: bool = False  # quotes make an empty word real: ""
+    quoted: bool = False  # some part was quoted or escaped (so it is no reserved word)
+    at: Point = (1, 1)
+
+    def add(self, ch: str, point: Point) -> None:
+        self.chars.append(ch)
+        self.points.append(point)
+        self.started = True
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chars)
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A lexed word (with its character points) or an operator."""
+
+    token: Token | None
+    points: tuple[Point, ...] = ()
+    quoted: bool = False
+    op: str = ""
+
+
+def element_points(tok: Token) -> tuple[Point, ...]:
+    """Per-character points for a word known only by its span (start, …, end)."""
+    n = len(tok.text)
+    if n == 0:
+        return ()
+    start, end = (tok.span.line, tok.span.col), (tok.span.end_line, max(tok.span.end_col - 1, 1))
+    return tuple(end if k == n - 1 and n > 1 else start for k in range(n))
+
+
+class Lexer:
+    def __init__(
+        self,
+        text: str,
+        positions: Positions,
+        variables: Mapping[str, VarValue] | None = None,
+        kube_vars: Mapping[str, str] | None = None,
+        exported: Mapping[str, Token] | None = None,
+        _depth: int = 0,
+    ) -> None:
+        self.text = text
+        self.positions = positions
+        self.path = positions.path
+        self.variables: dict[str, VarValue] = dict(variables or {})
+        self.kube_vars = kube_vars or {}
+        self.exported: dict[str, Token] = dict(exported or {})
+        self._depth = _depth
+        self._frames = 0  # open if/case/loop compounds
+        self._after_logic = False  # the current command follows && or ||
+        self._heredocs: list[tuple[str, bool]] = []  # pending (delimiter, strip tabs)
+
+    # -- public -------------------------------------------------------------------------
+
+    def commands(self) -> Iterator[Command]:
+        """Simple commands in order; pure assignments update `variables` as a script would."""
+        items: list[_Item] = []
+        for item in self._items():
+            if item.token is None:
+                if items:
+                    yield from self._finish(items)
+                items = []
+                self._after_logic = item.op in ("&&", "||")
+                continue
+            if not items and not item.quoted and self._reserved(item.token.text):
+                continue
+            items.append(item)
+        if items:
+            yield from self._finish(items)
+
+    # -- commands -------------------------------------------------------------------------
+
+    def _reserved(self, word: str) -> bool:
+        """Drop grammar words in command position, tracking compound depth."""
+        if word in _OPENERS:
+            self._frames += 1
+            return word in ("if", "while", "until")  # `for x in …` / `case` stay a command
+        if word in _CLOSERS:
+            self._frames = max(0, self._frames - 1)
+            return True
+        return word in _GRAMMAR
+
+    @property
+    def _conditional(self) -> bool:
+        return self._frames > 0 or self._after_logic
+
+    def _finish(self, items: list[_Item]) -> Iterator[Command]:
+        words = [it.token for it in items if it.token is not None]
+        if words[0].text in ("for", "select", "case"):
+            return  # the loop/case head itself runs nothing
+        args = items
+        if words[0].text in _DECLARERS and len(words) > 1:
+            declared = [it for it in items[1:] if not it.token or not it.token.text.startswith("-")]
+            if all(_is_assignment(it) for it in declared):
+                self._assign(declared, export=words[0].text == "export")
+                return
+            if words[0].text == "export":  # `export NAME` of a name assigned before
+                return
+        if all(_is_assignment(it) for it in args):
+            self._assign(args, export=False)
+            return
+        if words[0].text == "eval" and len(words) > 1 and self._depth < _MAX_EVAL_DEPTH:
+            yield from self._eval(items[1:])
+            return
+        yield Command(
+            tuple(words),
+            tuple(it.points for it in items),
+            self._conditional,
+            dict(self.exported),
+        )
+
+    def _eval(self, items: list[_Item]) -> Iterator[Command]:
+        """`eval a b c` runs the words joined with spaces as a new command line."""
+        chars: list[str] = []
+        points: list[Point] = []
+        for k, it in enumerate(items):
+            if it.token is None:
+                continue
+            if k:
+                chars.append(" ")
+                first = it.points or element_points(it.token)
+                points.append(first[0] if first else (it.token.span.line, it.token.span.col))
+            chars.extend(it.token.text)
+            points.extend(it.points or element_points(it.token))
+        inner = Lexer(
+            "".join(chars),
+            MappedPositions(self.path, points, points[0] if points else (1, 1)),
+            self.variables,
+            self.kube_vars,
+            self.exported,
+            self._depth + 1,
+        )
+        inner._frames = self._frames + (1 if self._after_logic else 0)
+        yield from inner.commands()
+        self.variables, self.exported = inner.variables, inner.exported
+
+    def _assign(self, items: list[_Item], export: bool) -> None:
+        for it in items:
+            tok = it.token
+            if tok is None:
+                continue
+            if isinstance(it, _ArrayItem):
+                self._assign_array(it)
+                continue
+            match = _ASSIGNMENT.fullmatch(tok.text)
+            if not match:
+                continue
+            name, plus, value = match.group(1), match.group(2), match.group(3)
+            start = len(name) + len(plus) + 1
+            located: VarValue = None if tok.opaque else Value(value, tuple(it.points[start:]))
+            if plus and located is not None:
+                before = self.variables.get(name)
+                if isinstance(before, Value):
+                    located = Value(before.text + value, before.points + tuple(it.points[start:]))
+                elif before is not None or name in self.variables:
+                    located = None
+            if self._conditional and _text(self.variables.get(name)) != _text(located):
+                located = None  # set on one branch only: its value after the branch is unknown
+            self.variables[name] = located
+            if export or name in self.exported:
+                if not isinstance(located, Value):
+                    self.exported[name] = Token("", tok.span, opaque=True)
+                else:
+                    value_span = _span(self.path, list(located.points), tok.span)
+                    self.exported[name] = Token(located.text, value_span)
+
+    def _assign_array(self, it: _ArrayItem) -> None:
+        items = it.elements
+        if self._conditional:  # elements added on one branch only: never judged
+            items = tuple(Token(t.text, t.span, opaque=True) for t in items)
+            if not it.append:
+                self.variables[it.name] = None
+                return
+        before = self.variables.get(it.name)
+        if it.append:
+            if isinstance(before, ArrayValue):
+                items = before.items + items
+            elif isinstance(before, Value) and it.token is not None:
+                first = Token(before.text, _span(self.path, list(before.points), it.token.span))
+                items = (first, *items)
+            elif before is not None or it.name in self.variables:
+                self.variables[it.name] = None
+                return
+        self.variables[it.name] = ArrayValue(items)
+
+    # -- words ----------------------------------------------------------------------------
+
+    def _point(self, index: int) -> Point:
+        return self.positions.at(index)
+
+    def _token(self, word: _Word) -> Token:
+        return Token(word.text, _span(self.path, word.points, None, word.at), word.opaque)
+
+    def _item(self, word: _Word) -> _Item:
+        return _Item(self._token(word), tuple(word.points), word.quoted)
+
+    def _items(self) -> Iterator[_Item]:
+        text, n = self.text, len(self.text)
+        i = 0
+        word = _Word()
+        drop_next = False  # the next word is a redirection target
+
+        def flush() -> Iterator[_Item]:
+            nonlocal word, drop_next
+            if word.started:
+                if drop_next:
+                    drop_next = False
+                else:
+                    yield self._item(word)
+            word = _Word()
+
+        while i < n:
+            ch = text[i]
+            if not word.started and not word.chars:
+                word.at = self._point(i)
+            if ch == "\\" and i + 1 < n:
+                if text[i + 1] == "\n":
+                    i += 2
+                    continue
+                if text[i + 1] == "\r" and text[i + 2 : i + 3] == "\n":
+                    i += 3
+                    continue
+                word.add(text[i + 1], self._point(i + 1))
+                word.quoted = True
+                i += 2
+                continue
+            if ch in " \t\r":
+                yield from flush()
+                i += 1
+                continue
+            if ch == "#" and not word.started:
+                while i < n and text[i] != "\n":
+                    i += 1
+                continue
+            if ch == "(" and not word.opaque and _ARRAY_START.fullmatch(word.text):
+                array, i = self._array(word, i + 1)
+                word = _Word()
+                yield array
+                continue
+            if ch in "<>":
+                if text.startswith("<<", i) and not text.startswith("<<<", i):
+                    if word.chars and word.text.isdigit():
+                        word = _Word()
+                    yield from flush()
+                    i = self._heredoc_start(i + 2)
+                    continue
+                if word.chars and word.text.isdigit():
+                    word = _Word()
+                yield from flush()
+                if text.startswith("<(", i) or text.startswith(">(", i):
+                    i = _matching_paren(text, i + 1)  # process substitution: not argv
+                    continue
+                while i < n and text[i] in "<>&|":
+                    i += 1
+                if i < n and text[i].isdigit() and text[i - 1] == "&":
+                    while i < n and text[i].isdigit():
+                        i += 1
+                elif i < n and text[i] == "-" and text[i - 1] == "&":
+                    i += 1
+                else:
+                    drop_next = True
+                continue
+            sep = (
+                next((s for s in _SEPARATORS if text.startswith(s, i)), None)
+                if ch in _SEPARATOR_STARTS
+                else None
+            )
+            if sep is not None:
+                if sep == "&" and text.startswith("&>", i):
+                    yield from flush()
+                    i += 2
+                    drop_next = True
+                    continue
+                yield from flush()
+                yield _Item(None, op=sep)
+                i += len(sep)
+                if sep == "\n" and self._heredocs:
+                    i = self._skip_heredocs(i)
+                continue
+            if ch == "'":
+                end = text.find("'", i + 1)
+                end = n if end < 0 else end
+                word.started = word.quoted = True
+                for k in range(i + 1, end):
+                    word.add(text[k], self._point(k))
+                i = end + 1
+                continue
+            if ch == "$" and text.startswith("$'", i):
+                i = self._ansi_c(i + 2, word)
+                continue
+            if ch == '"':
+                word.quoted = True
+                extra: list[_Item] = []
+                i = self._double_quoted(i + 1, word, extra)
+                yield from extra
+                continue
+            if ch == "$" or ch == "`":
+                extra = []
+                i = self._expansion(i, word, False, extra)
+                yield from extra
+                continue
+            if ch == "{" and text.startswith("{{", i):
+                i = self._template(i, word)
+                continue
+            if ch == TEMPLATE_MARK:
+                word.opaque = True
+            word.add(ch, self._point(i))
+            i += 1
+        yield from flush()
+
+    def _template(self, i: int, word: _Word) -> int:
+        """A Go/Helm `{{ … }}` action inside a script: rendered later, so opaque."""
+        close = self.text.find("}}", i + 2)
+        return self._opaque(word, i, len(self.text) if close < 0 else close + 2)
+
+    def _array(self, head: _Word, i: int) -> tuple[_Item, int]:
+        """`NAME=(` … `)`: the elements, read as words until the closing parenthesis."""
+        match = _ARRAY_START.fullmatch(head.text)
+        assert match is not None
+        close = _matching_paren(self.text, i - 1)
+        body = self.text[i : close - 1]
+        inner = Lexer(
+            body,
+            _Shifted(self.positions, i),
+            self.variables,
+            self.kube_vars,
+            self.exported,
+            self._depth + 1,
+        )
+        elements = tuple(
+            it.token
+            for it in inner._items()
+            if it.token is not None  # newlines and comments between elements
+        )
+        end_point = self._point(max(close - 1, i))
+        span = _span(self.path, [*head.points, end_point], None, head.at)
+        token = Token(self.text[i - len(head.text) - 1 : close], span)
+        return _ArrayItem(
+            token, (), False, "", match.group(1), bool(match.group(2)), elements
+        ), close
+
+    def _heredoc_start(self, i: int) -> int:
+        """Read the delimiter after `<<` / `<<-`; the body is skipped at the next newline."""
+        text, n = self.text, len(self.text)
+        strip = i < n and text[i] == "-"
+        i += 1 if strip else 0
+        while i < n and text[i] in " \t":
+            i += 1
+        delim: list[str] = []
+        while i < n and text[i] not in " \t\n;&|<>()":
+            if text[i] in "'\"":
+                end = text.find(text[i], i + 1)
+                end = n if end < 0 else end
+                delim.append(text[i + 1 : end])
+                i = end + 1
+            elif text[i] == "\\":
+                i += 1
+            else:
+                delim.append(text[i])
+                i += 1
+        if delim:
+            self._heredocs.append(("".join(delim), strip))
+        return i
+
+    def _skip_heredocs(self, i: int) -> int:
+        text, n = self.text, len(self.text)
+        for delim, strip in self._heredocs:
+            while i < n:
+                end = text.find("\n", i)
+                end = n if end < 0 else end
+                line = text[i:end].rstrip("\r")
+                i = min(end + 1, n)
+                if (line.lstrip("\t") if strip else line) == delim:
+                    break
+        self._heredocs = []
+        return i
+
+    def _ansi_c(self, i: int, word: _Word) -> int:
+        text, n = self.text, len(self.text)
+        escapes = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
+        word.started = word.quoted = True
+        while i < n and text[i] != "'":
+            if text[i] == "\\" and i + 1 < n:
+                word.add(escapes.get(text[i + 1], text[i + 1]), self._point(i + 1))
+                i += 2
+                continue
+            word.add(text[i], self._point(i))
+            i += 1
+        return i + 1
+
+    def _double_quoted(self, i: int, word: _Word, extra: list[_Item]) -> int:
+        text, n = self.text, len(self.text)
+        word.started = True
+        while i < n and text[i] != '"':
+            ch = text[i]
+            if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+                if text[i + 1] != "\n":
+                    word.add(text[i + 1], self._point(i + 1))
+                i += 2
+                continue
+            if ch in "$`":
+                i = self._expansion(i, word, True, extra)
+                continue
+            if ch == "{" and text.startswith("{{", i):
+                i = self._template(i, word)
+                continue
+            if ch == TEMPLATE_MARK:
+                word.opaque = True
+            word.add(ch, self._point(i))
+            i += 1
+        return i + 1
+
+    # -- expansions -----------------------------------------------------------------------
+
+    def _expansion(self, i: int, word: _Word, quoted: bool, extra: list[_Item]) -> int:
+        """Expand `$…` or a backtick at i into `word`; words completed by splitting go to
+        `extra`. Returns the index after the expansion."""
+        text = self.text
+        start = i
+        if text[i] == "`":
+            close = text.find("`", i + 1)
+            return self._opaque(word, start, len(text) if close < 0 else close + 1)
+        if text.startswith("$((", i):
+            return self._opaque(word, start, _matching_paren(text, i + 1))
+        if text.startswith("$(", i):
+            inner = text[i + 2 : text.find(")", i + 2)] if ")" in text[i:] else ""
+            if _NAME.fullmatch(inner) and inner in self.kube_vars:
+                # kubelet substitutes $(VAR) from the container env before any shell runs
+                end = i + 3 + len(inner)
+                self._insert(Value(self.kube_vars[inner]), start, end, word, quoted, extra)
+                return end
+            return self._opaque(word, start, _matching_paren(text, i + 1))
+        if text.startswith("${", i):
+            end = _brace_end(text, i + 2)
+            self._braced(text[i + 2 : end - 1], start, end, word, quoted, extra)
+            return end
+        match = _NAME.match(text, i + 1)
+        if match:
+            end = match.end()
+            self._insert(self.variables.get(match.group(0)), start, end, word, quoted, extra)
+            return end
+        if i + 1 < len(text) and text[i + 1] in "@*0123456789":
+            self._insert(self._param(text[i + 1], None), start, i + 2, word, quoted, extra)
+            return i + 2
+        if i + 1 < len(text) and text[i + 1] in "#?$!-":
+            return self._opaque(word, start, i + 2)
+        word.add("$", self._point(i))  # a lone `$` is literal
+        return i + 1
+
+    def _braced(
+        self, body: str, start: int, end: int, word: _Word, quoted: bool, extra: list[_Item]
+    ) -> None:
+        match = _PARAM.match(body)
+        if match is None or body.startswith("#"):
+            self._opaque(word, start, end)
+            return
+        value = self._param(match.group(1), match.group(2))
+        rest = body[match.end() :]
+        if rest:
+            op = re.match(r":?[-=+]", rest)
+            if op is None or isinstance(value, ArrayValue) or "$" in rest or "`" in rest:
+                self._opaque(word, start, end)
+                return
+            alt = rest[op.end() :]
+            known = match.group(1) in self.variables or match.group(1) in ("@", "*")
+            if not known or (value is None and match.group(1) in self.variables):
+                self._opaque(word, start, end)  # may come from the environment: unknown
+                return
+            text = "" if value is None else (value if isinstance(value, str) else value.text)
+            empty = not text if op.group(0).startswith(":") else value is None
+            if op.group(0).endswith("+"):
+                value = "" if empty else self._located_literal(alt, end - 1 - len(alt))
+            elif empty:
+                value = self._located_literal(alt, end - 1 - len(alt))
+        self._insert(value, start, end, word, quoted, extra)
+
+    def _located_literal(self, text: str, offset: int) -> Value:
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text, offset = text[1:-1], offset + 1
+        return Value(text, tuple(self._point(offset + k) for k in range(len(text))))
+
+    def _param(self, name: str, index: str | None) -> VarValue:
+        if name in ("@", "*"):
+            return self.variables.get("@") if "@" in self.variables else None
+        if name.isdigit() and name != "0":
+            positional = self.variables.get("@")
+            if isinstance(positional, ArrayValue):
+                k = int(name) - 1
+                items = positional.items
+                return _as_value(items[k]) if k < len(items) and not items[k].opaque else None
+            return None
+        value = self.variables.get(name)
+        if index is None:
+            if isinstance(value, ArrayValue):
+                first = value.items[0] if value.items else None
+                return None if first is None or first.opaque else _as_value(first)
+            return value
+        if not isinstance(value, ArrayValue):
+            return value if index in ("@", "*", "0") else None
+        if index in ("@", "*"):
+            return value
+        k = int(index)
+        return _as_value(value.items[k]) if k < len(value.items) else Value("")
+
+    def _opaque(self, word: _Word, start: int, end: int) -> int:
+        word.opaque = True
+        for k in range(start, min(end, len(self.text))):
+            word.add(self.text[k], self._point(k))
+        return end
+
+    def _insert(
+        self,
+        value: VarValue,
+        start: int,
+        end: int,
+        word: _Word,
+        quoted: bool,
+        extra: list[_Item],
+    ) -> None:
+        """Put an expanded value into the current word; unquoted values split on whitespace,
+        array elements become separate words (a quoted `"${A[@]}"` keeps each one intact)."""
+        if value is None:
+            self._opaque(word, start, end)
+            return
+        ref = (self._point(start), self._point(max(start, end - 1)))
+        if isinstance(value, ArrayValue):
+            if quoted and not value.items and not word.chars:
+                word.started = word.quoted = False  # "${A[@]}" of an empty array: no word
+            for k, element in enumerate(value.items):
+                if k:
+                    self._split(word, extra)
+                if element.opaque:
+                    word.opaque = True
+                self._add_text(element.text, element_points(element), word, quoted, extra)
+            return
+        if isinstance(value, str):
+            value = Value(value)
+        points = value.points
+        if len(points) != len(value.text):
+            n = len(value.text)
+            points = tuple(ref[1] if k == n - 1 and n > 1 else ref[0] for k in range(n))
+        word.started = word.started or quoted or bool(value.text)
+        self._add_text(value.text, points, word, quoted, extra)
+
+    def _add_text(
+        self, text: str, points: tuple[Point, ...], word: _Word, quoted: bool, extra: list[_Item]
+    ) -> None:
+        for ch, point in zip(text, points, strict=False):
+            if not quoted and ch in " \t\n":
+                self._split(word, extra)
+                continue
+            word.add(ch, point)
+        if quoted:
+            word.started = True
+
+    def _split(self, word: _Word, extra: list[_Item]) -> None:
+        if word.chars:
+            extra.append(self._item(word))
+            word.chars, word.points, word.opaque = [], [], False
+        word.started = False
+
+
+@dataclass(frozen=True)
+class _ArrayItem(_Item):
+    name: str = ""
+    append: bool = False
+    elements: tuple[Token, ...] = ()
+
+
+def _is_assignment(item: _Item) -> bool:
+    if isinstance(item, _ArrayItem):
+        return True
+    return item.token is not None and bool(_ASSIGNMENT.fullmatch(item.token.text))
+
+
+def _text(value: VarValue) -> str | None:
+    if isinstance(value, Value):
+        return value.text
+    return value if isinstance(value, str) else None
+
+
+def _as_value(tok: Token) -> Value:
+    return Value(tok.text, element_points(tok))
+
+
+def _span(path: str, points: list[Point], fallback: Span | None, at: Point = (1, 1)) -> Span:
+    if not points:
+        if fallback is not None:
+            return fallback
+        return Span(path, at[0], at[1], at[0], at[1] + 1)
+    first, last = min(points), max(points)
+    return Span(path, first[0], first[1], last[0], last[1] + 1)
+
+
+class _Shifted:
+    """Positions of a substring that starts at `base` of the lexed text."""
+
+    def __init__(self, inner: Positions, base: int) -> None:
+        self.path = inner.path
+        self._inner = inner
+        self._base = base
+
+    def at(self, index: int) -> tuple[int, int]:
+        return self._inner.at(self._base + index)
+
+
+def _brace_end(text: str, k: int) -> int:
+    """The index after the `}` closing a `${` whose body starts at k (nesting and quotes
+    respected: `${A:+--env "B=${B}"}`, GitHub's `${{ x }}`)."""
+    depth = 1
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch in "'\"":
+            close = k + 1
+            while close < n and text[close] != ch:
+                close += 2 if ch == '"' and text[close] == "\\" else 1
+            k = close + 1
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        elif ch == "\n" and depth == 1:
+            return k  # an unterminated expansion ends with its line
+        k += 1
+    return n
+
+
+def _matching_paren(text: str, open_index: int) -> int:
+    """The index after the `)` closing the `(` at open_index (quotes respected)."""
+    depth = 0
+    k = open_index
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch in "'\"" and depth > 0:
+            close = k + 1
+            while close < n and text[close] != ch:
+                close += 2 if ch == '"' and text[close] == "\\" else 1
+            k = close + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return n

@@ -1,0 +1,56 @@
+"""One reporter per output format; `REPORTERS` is the only list of formats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib import import_module
+from typing import ClassVar, TextIO
+
+from vllm_lint.model import Finding
+
+DEFAULT_ANNOTATE_LIMIT = 10
+
+Reporter = Callable[[Sequence[Finding], TextIO, "ReportContext"], None]
+
+
+class ReportContext:
+    """What every reporter may need besides the findings."""
+
+    def __init__(
+        self,
+        files_checked: int,
+        invocations: int,
+        color: bool = False,
+        annotate_limit: int = DEFAULT_ANNOTATE_LIMIT,
+        workspace: str | None = None,
+    ) -> None:
+        self.files_checked = files_checked
+        self.invocations = invocations
+        self.color = color
+        self.annotate_limit = annotate_limit  # `--format github`: how many findings to annotate
+        self.workspace = workspace  # paths are shown relative to it (default $GITHUB_WORKSPACE)
+
+
+class _Reporters(Mapping[str, Reporter]):
+    """Format name → reporter; a reporter's module is imported only when that format is used."""
+
+    _MODULES: ClassVar[dict[str, str]] = {
+        "text": "text",
+        "json": "json_format",
+        "github": "github",
+        "sarif": "sarif",
+        "markdown": "markdown",
+    }
+
+    def __getitem__(self, name: str) -> Reporter:
+        report: Reporter = import_module(f".{self._MODULES[name]}", __name__).report
+        return report
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._MODULES)
+
+    def __len__(self) -> int:
+        return len(self._MODULES)
+
+
+REPORTERS: Mapping[str, Reporter] = _Reporters()

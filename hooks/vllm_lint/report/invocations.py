@@ -1,0 +1,69 @@
+"""`--show-invocations`: what the linter saw, one block per vLLM launch.
+
+For each launch: where it is written (`path:line:col`) and by what (a container, a script
+line, a values entry…), the release it was checked against and why, the words that were not
+literal (never judged), the flags as vLLM would normalize them with the line each came from,
+and the environment the server gets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TextIO
+
+from vllm_lint.model import FileResult, Invocation
+from vllm_lint.pipeline import Options, settings_for
+
+_MAX_VALUE = 120  # long JSON values are cut for reading; the check sees them whole
+
+
+def show(
+    results: Sequence[FileResult], options: Options, out: TextIO, files: int | None = None
+) -> None:
+    """Every launch of `results`; `files`: how many files were read (default: the results)."""
+    count = 0
+    for result in results:
+        for invocation in result.invocations:
+            count += 1
+            _one(invocation, options, out)
+    out.write(
+        f"{count} vLLM invocation(s) in {len(results) if files is None else files} file(s).\n"
+    )
+
+
+def _one(invocation: Invocation, options: Options, out: TextIO) -> None:
+    settings, _ = settings_for(invocation, options)
+    line, col = _where(invocation)
+    out.write(f"{invocation.path}:{line}:{col}: {invocation.origin}\n")
+    out.write(f"  release: {settings.release.version} ({settings.release.reason})\n")
+    if invocation.image is not None:
+        shown = "<not literal>" if invocation.image.opaque else invocation.image.text
+        out.write(f"  image: {shown}\n")
+    opaque = [t.text for t in invocation.argv if t.opaque]
+    if opaque:
+        words = ", ".join(_cut(w, 40) for w in opaque[:6]) + (", …" if len(opaque) > 6 else "")
+        out.write(f"  not literal, not checked: {words}\n")
+    for path in sorted(settings.spans):
+        if path.startswith("env.") or "." in path or path == "image":
+            continue
+        value = "<not literal>" if path in settings.opaque else json.dumps(settings.get(path))
+        span = settings.spans[path]
+        at = f"  (line {span.line})" if span is not None and span.path == invocation.path else ""
+        out.write(f"  --{path.replace('_', '-')} {_cut(value, _MAX_VALUE)}{at}\n")
+    for name in sorted(invocation.env):
+        token = invocation.env[name]
+        value = "<not literal>" if token.opaque else _cut(json.dumps(token.text), _MAX_VALUE)
+        out.write(f"  env {name}={value}\n")
+
+
+def _where(invocation: Invocation) -> tuple[int, int]:
+    if invocation.anchor is not None:
+        return invocation.anchor.line, invocation.anchor.col
+    if invocation.argv:
+        return invocation.argv[0].span.line, invocation.argv[0].span.col
+    return 1, 1
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,90 @@
+"""`path:line:col: ID [severity] message`, the offending line, then related places and the fix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, TextIO
+
+from vllm_lint.model import Finding, Severity
+
+if TYPE_CHECKING:
+    from vllm_lint.report import ReportContext
+
+_COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+_RESET = "\033[0m"
+
+
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return tuple(handle.read().splitlines())
+    except OSError:
+        return ()
+
+
+def _printable(text: str) -> str:
+    """Control characters from a linted file must not drive the terminal."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
+
+
+_WIDTH = 160
+
+
+def _window(line: str, col: int) -> tuple[str, int]:
+    """At most _WIDTH characters of a long source line around `col`, and how far it shifted."""
+    if len(line) <= _WIDTH:
+        return line, 0
+    start = max(0, min(col - 1 - _WIDTH // 4, len(line) - _WIDTH))
+    clipped = line[start : start + _WIDTH]
+    prefix = "…" if start else ""
+    suffix = "…" if start + _WIDTH < len(line) else ""
+    return prefix + clipped + suffix, start - len(prefix)
+
+
+def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
+    lines_of = lru_cache(maxsize=64)(_lines)  # per report: files may change between runs
+    for finding in findings:
+        span = finding.span
+        severity = finding.severity.label
+        if context.color:
+            severity = f"{_COLORS[finding.severity]}{severity}{_RESET}"
+        out.write(
+            f"{_printable(span.path)}:{span.line}:{span.col}: {finding.rule} [{severity}] "
+            f"{_printable(finding.message)}\n"
+        )
+        lines = lines_of(span.path)
+        if 0 < span.line <= len(lines):
+            source, shift = _window(_printable(lines[span.line - 1]), span.col)
+            span = replace(span, col=span.col - shift, end_col=span.end_col - shift)
+            width = (
+                span.end_col - span.col
+                if span.end_line == span.line
+                else len(source) - span.col + 1
+            )
+            out.write(f"  {span.line:>5} | {source}\n")
+            width = min(width, len(source) - span.col + 1)
+            out.write(f"        | {' ' * (span.col - 1)}{'^' * max(1, width)}\n")
+        for related in finding.related:
+            where = related.span
+            place = f"{_printable(where.path)}:{where.line}:{where.col}"
+            out.write(f"        = related: {place}: {related.note}\n")
+        if finding.release is not None:
+            out.write(
+                f"        = vLLM {finding.release.version}: {_printable(finding.release.reason)}\n"
+            )
+        if finding.fix:
+            out.write(f"        = fix: {_printable(finding.fix)}\n")
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    if findings:
+        out.write(
+            f"Found {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), "
+            f"{counts[Severity.INFO]} info in {context.files_checked} file(s) checked "
+            f"({context.invocations} vLLM invocation(s)).\n"
+        )
+    else:
+        out.write(
+            f"All clean: {context.files_checked} file(s) checked, "
+            f"{context.invocations} vLLM invocation(s).\n"
+        )

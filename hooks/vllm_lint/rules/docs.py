@@ -1,0 +1,189 @@
+"""`vllm-lint rules`, `vllm-lint explain ID`, and the generated rule reference (docs/rules.md).
+
+Every rule gets the same layout, built from its schema entry alone: what it catches, vLLM's
+own error text, the releases it holds for, a failing and a passing example, the fix, and
+where vLLM raises it. A rule whose check changed between releases has several entries
+(variants); they share one section with a part per release range.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+
+from vllm_lint import release as versions
+from vllm_lint.argv import catalog
+from vllm_lint.rules import registry as rules
+from vllm_lint.rules.registry import Rule
+
+_GENERATE = "python -m vllm_lint.rules.docs > docs/rules.md"
+
+
+def _id_key(rule_id: str) -> tuple[str, int]:
+    match = re.fullmatch(r"([A-Z]+)(\d+)", rule_id)
+    return (match.group(1), int(match.group(2))) if match else (rule_id, 0)
+
+
+def _grouped(all_rules: Iterable[Rule]) -> list[list[Rule]]:
+    """Rules by id (VL001, VL002 … VL101 …), variants sorted by release."""
+    groups: dict[str, list[Rule]] = {}
+    for rule in all_rules:
+        groups.setdefault(rule.id, []).append(rule)
+    return [
+        sorted(groups[rule_id], key=lambda r: versions.key(r.since or "0.0.0"))
+        for rule_id in sorted(groups, key=_id_key)
+    ]
+
+
+def _range_text(group: Sequence[Rule]) -> str:
+    first, last = group[0].since, group[-1].before
+    if group[0].rejects is None and not (first or last):  # a flag check with no release bound
+        return "all"
+    if any(a.before != b.since for a, b in itertools.pairwise(group)):
+        return ", ".join(r.releases_text() for r in group)
+    return _between(first, last)
+
+
+def _between(first: str | None, before: str | None) -> str:
+    if first and before:
+        return f"{first} up to (not including) {before}"
+    if first:
+        return f"{first} and later"
+    return f"before {before}" if before else "every release"
+
+
+def rules_command(args: Sequence[str]) -> int:
+    for group in _grouped((*rules.builtin_rules(), *rules.extra_rules())):
+        head = group[0]
+        print(f"{head.id:<6} {head.slug:<48} {head.severity.label:<8} {_range_text(group)}")
+    return 0
+
+
+def explain_command(args: Sequence[str]) -> int:
+    if len(args) != 1:
+        print("vllm-lint: error: usage: vllm-lint explain RULE-ID-OR-SLUG", file=sys.stderr)
+        return 2
+    found = rules.lookup(args[0])
+    if found is None:
+        print(f"vllm-lint: error: no rule {args[0]!r} (see `vllm-lint rules`)", file=sys.stderr)
+        return 2
+    group = [r for r in (*rules.builtin_rules(), *rules.extra_rules()) if r.id == found.id]
+    print(explain_group(_grouped(group)[0]))
+    return 0
+
+
+def explain(rule: Rule) -> str:
+    """One rule's section (all its variants), in Markdown."""
+    group = [r for r in (*rules.builtin_rules(), *rules.extra_rules()) if r.id == rule.id]
+    return explain_group(_grouped(group or [rule])[0])
+
+
+# -- the fixed layout -----------------------------------------------------------------------
+
+
+def _flag_label(path: str) -> str:
+    if path.startswith("env."):
+        return f"`{path[4:]}` (environment)"
+    head, dot, rest = path.partition(".")
+    return f"`--{head.replace('_', '-')}{dot}{rest}`"
+
+
+def _example_text(example: object) -> str:
+    if isinstance(example, str):
+        example = {"argv": example}
+    assert isinstance(example, Mapping)
+    env = " ".join(f"{k}={v}" for k, v in example.get("env", {}).items())
+    line = f"{env} vllm serve {example['argv']}".strip()
+    pinned = example.get("releases")
+    return f"{line}    # vLLM {', '.join(pinned)}" if pinned else line
+
+
+def _errors(rule: Rule) -> list[str]:
+    if not rule.vllm_error:
+        return []
+    if isinstance(rule.vllm_error, str):
+        return [f"> {rule.vllm_error}"]
+    lines = []
+    for first in sorted(rule.vllm_error, key=versions.key):
+        lines += [f"> {first} on: {rule.vllm_error[first]}", ">"]
+    return lines[:-1]
+
+
+def _sources(rule: Rule) -> str:
+    if isinstance(rule.source, str):
+        return rule.source
+    return "; ".join(
+        f"{release}: `{place}`"
+        for release, place in sorted(rule.source.items(), key=lambda i: versions.key(i[0]))
+    )
+
+
+def _part(rule: Rule) -> list[str]:
+    lines = [f"**What:** {rule.summary}", ""]
+    if rule.rejects is not None:
+        lines += [f"**Releases:** {rule.releases_text()}", ""]
+        inputs = [p for p in rule.flags if not p.startswith("derived.")]
+        if inputs:
+            lines += [f"**Flags:** {', '.join(_flag_label(p) for p in inputs)}", ""]
+    errors = _errors(rule)
+    if errors:
+        lines += ["**vLLM's error:**", "", *errors, ""]
+    if rule.assumes:
+        lines += [f"**Assumes:** {rule.assumes}", ""]
+    fails, passes = rule.examples.get("fail", []), rule.examples.get("pass", [])
+    if fails:
+        lines += ["**Fails:**", "", "```sh", *(_example_text(e) for e in fails), "```", ""]
+    if passes:
+        lines += ["**Passes:**", "", "```sh", *(_example_text(e) for e in passes), "```", ""]
+    if rule.fix:
+        lines += [f"**Fix:** {rule.fix}", ""]
+    if rule.source:
+        lines += [f"**Source:** {_sources(rule)}", ""]
+    return lines
+
+
+def explain_group(group: Sequence[Rule]) -> str:
+    head = group[0]
+    lines = [f"## {head.id} {head.slug}", "", f"Severity: {head.severity.label}.", ""]
+    if len(group) == 1:
+        lines += _part(head)
+    else:
+        for variant in group:
+            lines += [f"### {head.id}: {variant.releases_text()}", "", *_part(variant)]
+    return "\n".join(lines)
+
+
+def reference() -> str:
+    """docs/rules.md: every built-in rule, generated; a test fails when the file is stale."""
+    groups = _grouped(rules.builtin_rules())
+    checks = [g for g in groups if g[0].rejects is not None]
+    known = catalog.known_releases()
+    covered = [r for r in known if any(v.applies_to(r) for g in checks for v in g)]
+    header = [
+        "# vllm-lint rules",
+        "",
+        f"Generated from `schemas/rules/*.json` by `{_GENERATE}`; do not edit by hand.",
+        "",
+        f"{len(groups)} rules: {len(checks)} checks of flag combinations that vLLM refuses"
+        f" ({sum(len(g) for g in checks)} release-specific entries), covering the"
+        f" {len(covered)} catalogued vLLM releases {versions.normalize(covered[0])} to"
+        f" {versions.normalize(covered[-1])}, and"
+        f" {len(groups) - len(checks)} checks of the flags and files themselves.",
+        "",
+        "| id | slug | severity | releases |",
+        "|---|---|---|---|",
+    ]
+    for group in groups:
+        head = group[0]
+        anchor = f"{head.id.lower()}-{head.slug}"
+        header.append(
+            f"| [{head.id}](#{anchor}) | {head.slug} | {head.severity.label}"
+            f" | {_range_text(group)} |"
+        )
+    return "\n".join(header) + "\n\n" + "\n".join(explain_group(g) for g in groups)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.stdout.write(reference())
