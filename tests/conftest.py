@@ -80,12 +80,3 @@ def write(root: Path, name: str, text: str) -> Path:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     return tmp_path
-
-
-@pytest.fixture(autouse=True)
-def _no_rule_packs_left_behind() -> Iterator[None]:
-    """A test that loads rule packs (in-process CLI runs) must not leak them into the next."""
-    yield
-    from vllm_lint.rules import registry as rules
-
-    rules.use_extra_rules([])

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from vllm_lint.model import FileResult, Invocation
-from vllm_lint.pipeline import Options, lint_file
+from vllm_lint.options import Options
+from vllm_lint.pipeline import lint_file
 
 Word = tuple[str, int, int]  # text, line, column
 

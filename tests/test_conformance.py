@@ -88,7 +88,8 @@ def _example_in_range(j: agreement.Judgement) -> bool:
         return False
     since = case.origin.split()[1].partition("@")[2]
     return any(
-        r.applies_to(case.release) and (r.since or "") == since for r in rules.variants(case.family)
+        r.applies_to(case.release) and (r.since or "") == since
+        for r in rules.BUILTIN.variants(case.family)
     )
 
 
@@ -121,21 +122,21 @@ def test_rule_examples_agree_with_vllm_inside_their_releases() -> None:
 def test_proposed_rules_are_a_valid_pack_and_their_examples_hold() -> None:
     """tools/conformance/proposed-rules.json: rules the verdicts show missing, ready for the
     lead to move into schemas/rules/ (README counts the rules there)."""
-    from vllm_lint.checking import check_command_line
+    from vllm_lint.options import Options
+    from vllm_lint.pipeline import check_command_line
 
-    pack = [r for r in rules.load_rule_file(report.PROPOSED) if rules.lookup(r.id) is None]
-    rules.use_extra_rules(pack)
-    try:
-        for rule in pack:
-            inside = [r for r in RELEASES if rule.applies_to(r)]
-            for verdict in ("fail", "pass"):
-                for example in rule.examples[verdict]:
-                    for release in (inside[0], inside[-1]):
-                        found = check_command_line(example["argv"], release, example.get("env"))
-                        fired = rule.id in {f.rule for f in found}
-                        assert fired == (verdict == "fail"), (rule.id, release, example)
-    finally:
-        rules.use_extra_rules([])
+    ruleset = agreement.with_pack(report.PROPOSED)
+    options = Options(rules=ruleset)
+    for rule in ruleset.packs:
+        inside = [r for r in RELEASES if rule.applies_to(r)]
+        for verdict in ("fail", "pass"):
+            for example in rule.examples[verdict]:
+                for release in (inside[0], inside[-1]):
+                    found = check_command_line(
+                        example["argv"], release, example.get("env"), options=options
+                    )
+                    fired = rule.id in {f.rule for f in found}
+                    assert fired == (verdict == "fail"), (rule.id, release, example)
 
 
 @pytest.mark.parametrize("path", sorted(verdicts.VERDICTS_DIR.glob("*.jsonl")), ids=str)

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from conftest import CORPUS, run_cli
-from vllm_lint.pipeline import Options, lint_file
+from vllm_lint.options import Options
+from vllm_lint.pipeline import lint_file
 from vllm_lint.read import templates
 from vllm_lint.read import yaml as yamlsrc
 

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from vllm_lint.effective.build import settings_for
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span, Token
-from vllm_lint.pipeline import Options, settings_for
+from vllm_lint.options import Options
 from vllm_lint.read.shell import Lexer
 
 

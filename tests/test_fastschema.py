@@ -16,10 +16,12 @@ from jsonschema import Draft202012Validator
 
 from vllm_lint import config
 from vllm_lint.argv import catalog
-from vllm_lint.checking import command_line_invocation, settings_for
+from vllm_lint.effective.build import settings_for
 from vllm_lint.effective.settings import Settings
-from vllm_lint.pipeline import Options
+from vllm_lint.options import Options
+from vllm_lint.pipeline import command_line_invocation
 from vllm_lint.rules import registry as rules
+from vllm_lint.rules.evaluate import compare_holds, validator_class
 from vllm_lint.rules.fastschema import compile_schema
 from vllm_lint.rules.registry import Rule
 
@@ -36,10 +38,10 @@ def _all_rules() -> list[Rule]:
 @cache
 def _pairs() -> list[tuple[Rule, Any, Any]]:
     """(rule, fast predicate, jsonschema's is_valid) for every schema rule, packs included."""
-    slow = rules._validator_class()
+    slow = validator_class()
     pairs = []
     for rule in _all_rules():
-        fast = compile_schema(rule.rejects, rules.compare_holds)
+        fast = compile_schema(rule.rejects, compare_holds)
         assert fast is not None, f"{rule.id} ({rule.origin}) fell back to jsonschema"
         pairs.append((rule, fast, slow(rule.rejects).is_valid))
     return pairs
@@ -51,7 +53,7 @@ def _settings(argv: str, release: str, env: dict[str, str] | None) -> Settings:
 
 
 def _written(rule: Rule, settings: Settings) -> bool:
-    """Whether `rules.evaluate` runs the rule's schema: a flag of it was written."""
+    """Whether `evaluate` runs the rule's schema: a flag of it was written."""
     return any(p not in settings.defaulted and settings.span(p) for p in rule.flags)
 
 

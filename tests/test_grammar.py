@@ -7,9 +7,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vllm_lint.effective.build import settings_for
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span, Token
-from vllm_lint.pipeline import Options, check_command_line, settings_for
+from vllm_lint.options import Options
+from vllm_lint.pipeline import check_command_line
 from vllm_lint.read.shell import Lexer
 
 

@@ -20,10 +20,12 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from vllm_lint.effective.build import settings_for
 from vllm_lint.effective.settings import Settings
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span
-from vllm_lint.pipeline import Options, check_command_line, settings_for
+from vllm_lint.options import Options
+from vllm_lint.pipeline import check_command_line
 from vllm_lint.read.shell import Lexer
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"

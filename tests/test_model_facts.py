@@ -8,9 +8,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import REPO
-from vllm_lint.checking import check_command_line, command_line_invocation, settings_for
 from vllm_lint.effective import derive
-from vllm_lint.pipeline import Options
+from vllm_lint.effective.build import settings_for
+from vllm_lint.options import Options
+from vllm_lint.pipeline import check_command_line, command_line_invocation
 
 MODELS = REPO / "schemas" / "models.json"
 SCHEMA = REPO / "schemas" / "models.schema.json"

@@ -52,7 +52,7 @@ def test_explain_prints_the_section_of_its_variants() -> None:
     run = run_cli("explain", "dp-lb-modes-exclusive")
     assert run.code == 0
     assert run.out.startswith("## VL217 dp-lb-modes-exclusive")
-    assert run.out.count("### VL217:") == len(rules.variants("VL217")) == 3
+    assert run.out.count("### VL217:") == len(rules.BUILTIN.variants("VL217")) == 3
     assert run.out.strip() in reference()
 
 

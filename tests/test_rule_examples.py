@@ -59,7 +59,7 @@ def _outside_cases() -> Iterator[Any]:
     ids = sorted({r.id for r in rules.builtin_rules() if r.rejects is not None})
     known = catalog.known_releases()
     for rule_id in ids:
-        entries = rules.variants(rule_id)
+        entries = rules.BUILTIN.variants(rule_id)
         outside = [r for r in known if not any(v.applies_to(r) for v in entries)]
         inside = [r for r in known if any(v.applies_to(r) for v in entries)]
         # the catalogued releases just before and just after the rule's whole range

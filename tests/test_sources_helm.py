@@ -7,7 +7,8 @@ from pathlib import Path
 
 from conftest import CORPUS, run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
-from vllm_lint.pipeline import Options, settings_for
+from vllm_lint.effective.build import settings_for
+from vllm_lint.options import Options
 
 STACK = """\
 servingEngineSpec:

@@ -126,7 +126,7 @@ def test_a_file_that_cannot_launch_vllm_costs_a_read_and_a_byte_search(tmp_path:
     write(tmp_path, "Dockerfile", 'FROM python:3.12\nCMD ["python", "app.py"]\n')
     code = (
         "import sys\n"
-        "from vllm_lint.pipeline import Options, lint_file\n"
+        "from vllm_lint.options import Options\nfrom vllm_lint.pipeline import lint_file\n"
         "for name in ('service.yaml', 'build.sh', 'Dockerfile'):\n"
         "    lint_file(name, Options())\n"
         "heavy = [m for m in ('ruamel.yaml', 'jsonschema', 'vllm_lint.read.shell',\n"
@@ -142,3 +142,23 @@ def test_a_file_that_cannot_launch_vllm_costs_a_read_and_a_byte_search(tmp_path:
         check=True,
     )
     assert proc.stdout.strip() == "[]", proc.stderr
+
+
+def test_a_standalone_config_file_is_read_for_the_release_the_repo_pins(tmp_path: Path) -> None:
+    """The release is chosen before the readers run: in a repo that pins vllm==0.9.2, a
+    `--config` file made of flags 0.9.2 has (and 0.34 dropped) is a vLLM config file."""
+    write(tmp_path, "requirements.txt", "vllm==0.9.2\n")
+    write(
+        tmp_path,
+        "serve-config.yaml",
+        """
+        num-scheduler-steps: 8
+        disable-log-requests: true
+        max-seq-len-to-capture: 8192
+        preemption-mode: recompute
+        """,
+    )
+    shown = run_cli("--show-invocations", "serve-config.yaml", cwd=tmp_path)
+    assert "1 vLLM invocation" in shown.out, shown.out
+    assert "vllm==0.9.2 pinned in requirements.txt:1" in shown.out, shown.out
+    assert run_cli("serve-config.yaml", cwd=tmp_path).code == 0

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from vllm_lint.config import Config
     from vllm_lint.model import Finding
     from vllm_lint.report import ReportContext
+    from vllm_lint.rules.registry import RuleSet
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -145,10 +146,12 @@ def run() -> NoReturn:
 def _lint(ns: argparse.Namespace) -> int:
     from vllm_lint.files.collect import expand
     from vllm_lint.model import Severity
-    from vllm_lint.pipeline import Options, lint_paths, reported
+    from vllm_lint.options import Options
+    from vllm_lint.pipeline import lint_paths, reported
     from vllm_lint.report import REPORTERS, ReportContext
 
     config = _configuration(ns)
+    ruleset = _ruleset(config)
     if ns.vllm_version:
         from vllm_lint import release as versions
 
@@ -171,6 +174,7 @@ def _lint(ns: argparse.Namespace) -> int:
         default_version=config.vllm_version,
         root=Path.cwd(),
         config=config,
+        rules=ruleset,
         keep_invocations=ns.show_invocations,  # else each file's launches go once checked
         **({"max_bytes": config.max_file_size} if config.max_file_size else {}),
     )
@@ -187,6 +191,7 @@ def _lint(ns: argparse.Namespace) -> int:
         invocations=results.invocations,
         color=color,
         annotate_limit=ns.annotate_limit,
+        rules=ruleset,
     )
     REPORTERS[ns.format](findings, sys.stdout, context)
     _write_files(ns, findings, context)
@@ -229,20 +234,22 @@ def _configuration(ns: argparse.Namespace) -> Config:
         config = replace(config, select=ns.select)
     if ns.ignore:
         config = replace(config, ignore=config.ignore + ns.ignore)
-    if config.extra_rules or "vllm_lint.rules.registry" in sys.modules:  # else no pack to load
-        from vllm_lint.rules import registry as rules
-
-        try:
-            packs = [rule for path in config.extra_rules for rule in rules.load_rule_file(path)]
-            rules.use_extra_rules(packs)
-        except rules.RuleFileError as exc:
-            raise UsageError(str(exc)) from None
     if config.vllm_version:
         from vllm_lint import release as versions
 
         if not versions.is_supported(config.vllm_version):
             raise UsageError(f"{config.path}: vllm-version {config.vllm_version}: unknown release")
     return config
+
+
+def _ruleset(config: Config) -> RuleSet:
+    """The built-in rules and the configuration's rule packs."""
+    from vllm_lint.rules.registry import RuleFileError, RuleSet, load_rule_file
+
+    try:
+        return RuleSet(tuple(rule for path in config.extra_rules for rule in load_rule_file(path)))
+    except RuleFileError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _known_series() -> list[str]:

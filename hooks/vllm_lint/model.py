@@ -75,6 +75,30 @@ class Invocation:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """What a reader, the argv grammar or a suppression met, under a built-in rule id.
+
+    Stages report problems; `rules.findings` turns them into findings (the rule's message
+    filled from `values`) at one boundary, so no stage needs the rule registry.
+    """
+
+    rule: str
+    span: Span
+    release: ReleaseChoice | None = None
+    values: tuple[tuple[str, Any], ...] = ()
+
+
+def problem(rule: str, span: Span, release: ReleaseChoice | None = None, **values: Any) -> Problem:
+    """A problem whose message fields are given as keywords."""
+    return Problem(rule, span, release, tuple(values.items()))
+
+
+def input_problem(path: str, rule: str, what: str, line: int = 1, col: int = 1) -> Problem:
+    """A problem about the input itself (syntax, encoding, templates), at one place."""
+    return problem(rule, Span(path, line, col, line, col + 1), None, problem=what)
+
+
+@dataclass(frozen=True)
 class Related:
     span: Span
     note: str

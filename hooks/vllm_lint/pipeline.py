@@ -1,33 +1,22 @@
-"""The pipeline driver: which files, read once, prefiltered; the checks live in `checking`."""
+"""The pipeline: which files, read once and prefiltered; each file's launches found by the
+readers (`sources/`), and each launch's effective settings (`effective/`) judged by the rules
+of its release (`rules/`). Findings are made at one boundary (`rules/findings.py`)."""
 
 from __future__ import annotations
 
 import codecs
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from vllm_lint.config import Config
 from vllm_lint.files import sniff
-from vllm_lint.model import FileResult, Finding
+from vllm_lint.model import FileResult, Finding, Invocation, Span, Token, input_problem
+from vllm_lint.options import DEFAULT_MAX_BYTES, Options
 
 # Only what every run needs is imported here: a file that cannot launch vLLM costs a read and
-# a byte search. The parsers, catalogs and rules (`checking`) load when a file is worth it.
+# a byte search. The parsers, catalogs and rules load when a file is worth it.
 
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 _FIRST_READ = 64 * 1024
-
-
-@dataclass(frozen=True)
-class Options:
-    vllm_version: str | None = None  # forces the release for every invocation
-    default_version: str | None = None  # used when a file pins none
-    root: Path = field(default_factory=Path.cwd)  # nothing outside is read
-    max_bytes: int = DEFAULT_MAX_BYTES
-    config: Config = field(default_factory=Config)  # selection, per-path ignores, excludes
-    keep_invocations: bool = True  # False: each file's launches are dropped once checked
 
 
 class Results(list[FileResult]):
@@ -75,9 +64,11 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
     findings = [f for r in results for f in r.findings]
     if any(r.suppressions for r in results) or findings:
         from vllm_lint.rules import suppress
+        from vllm_lint.rules.findings import from_problems
 
         scanned = {r.path: r.suppressions for r in results}
-        findings = suppress.apply(findings, scanned, _read_text)
+        findings, problems = suppress.apply(findings, scanned, _read_text)
+        findings += from_problems(problems)
     selected = (f for f in findings if options.config.selects(f.rule, f.slug, f.span.path))
     return sorted(selected, key=lambda f: f.sort_key())
 
@@ -150,8 +141,6 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         return _input_problem(
             path, "VL902", f"not valid UTF-8 (byte {exc.start}); not checked", line
         )
-    from vllm_lint.checking import check_file
-
     check_file(result, text, options)
     return result
 
@@ -170,18 +159,74 @@ def _decode(data: bytes) -> str:
 
 
 def _input_problem(path: str, rule_id: str, what: str, line: int = 1) -> FileResult:
-    from vllm_lint.sources.registry import problem
+    from vllm_lint.rules.findings import from_problem
 
-    return FileResult(path, [problem(path, rule_id, what, line)])
-
-
-_CHECKING = ("check", "check_command_line", "release_for", "settings_for")
+    return FileResult(path, [from_problem(input_problem(path, rule_id, what, line))])
 
 
-def __getattr__(name: str) -> Any:
-    """`engine.check` & co. stay importable from here without loading them on every run."""
-    if name in _CHECKING:
-        from vllm_lint import checking
+def check_file(result: FileResult, text: str, options: Options) -> None:
+    """Fill `result` with the invocations of a decoded file and their findings. The file is
+    read for the release its repo pins (before any launch in it names one)."""
+    from vllm_lint import release as releases
+    from vllm_lint.argv.catalog import Catalog, catalog_for
+    from vllm_lint.effective.build import config_argument
+    from vllm_lint.rules.findings import from_problems
+    from vllm_lint.sources.registry import extract
 
-        return getattr(checking, name)
-    raise AttributeError(name)
+    path = result.path
+
+    def catalog() -> Catalog:
+        return catalog_for(releases.catalog_release(releases.for_file(path, options).version))
+
+    extracted = extract(path, text, sniff.kind_of(path), catalog)
+    result.findings.extend(from_problems(extracted.problems))
+    result.standalone_config = extracted.standalone_config
+    for invocation in extracted.invocations:
+        result.invocations.append(invocation)
+        result.findings.extend(check(invocation, options))
+        config = config_argument(invocation.argv)
+        if config is not None and not config.opaque:
+            result.configs_named.append(str(Path(invocation.base_dir) / config.text))
+
+
+def check(invocation: Invocation, options: Options) -> list[Finding]:
+    """The findings of one launch: the flag problems of its argv, then the rules it violates."""
+    from vllm_lint.effective.build import settings_for
+    from vllm_lint.rules.evaluate import evaluate
+    from vllm_lint.rules.findings import from_problems
+
+    settings, problems = settings_for(invocation, options)
+    return from_problems(problems) + evaluate(settings, options.rules)
+
+
+def check_command_line(
+    argv: str,
+    release: str,
+    env: dict[str, str] | None = None,
+    path: str = "<command line>",
+    options: Options | None = None,
+) -> list[Finding]:
+    """Lint the arguments of one `vllm serve` written as a shell line (rule examples, tools)."""
+    from dataclasses import replace
+
+    forced = replace(options or Options(), vllm_version=release)
+    return check(command_line_invocation(argv, env, path), forced)
+
+
+def command_line_invocation(
+    argv: str, env: dict[str, str] | None = None, path: str = "<command line>"
+) -> Invocation:
+    """The invocation of one `vllm serve` written as a shell line."""
+    from vllm_lint.files.textpos import FilePositions
+    from vllm_lint.read.shell import Lexer
+
+    words = [
+        w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words
+    ]
+    span = Span(path, 1, 1, 1, 2)
+    return Invocation(
+        path=path,
+        argv=tuple(words),
+        env={name: Token(value, span) for name, value in (env or {}).items()},
+        origin="command line",
+    )

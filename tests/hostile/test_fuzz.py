@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vllm_lint.pipeline import Options, lint_bytes
+from vllm_lint.options import Options
+from vllm_lint.pipeline import lint_bytes
 
 KEYS = st.sampled_from(
     [

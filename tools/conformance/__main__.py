@@ -71,9 +71,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     judged = {r: agreement.judge_all(vs) for r, vs in recorded.items()}
     with_proposed = None  # the column shows only while proposed-rules.json holds rules
     if agreement.pending_rules(report.PROPOSED):
-        with_proposed = agreement.with_rules(
-            report.PROPOSED, lambda: {r: agreement.judge_all(vs) for r, vs in recorded.items()}
-        )
+        proposed = agreement.with_pack(report.PROPOSED)
+        with_proposed = {r: agreement.judge_all(vs, proposed) for r, vs in recorded.items()}
     body = report.render(judged, report.known_reasons(), with_proposed)
     if args.write:
         report.write_into(DOC, body)

@@ -13,19 +13,18 @@ the "same reason" count; agreement itself is the verdict.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
 
 from vllm_lint.model import Finding, Severity
+from vllm_lint.options import Options
 from vllm_lint.pipeline import check_command_line
 from vllm_lint.rules import registry as rules
 
 from .verdicts import Verdict
 
-T = TypeVar("T")
 # argparse's and pydantic's own wording, for the argv-grammar checks (flags.json)
 _GRAMMAR_MESSAGES = (
     (re.compile(r"unrecognized arguments"), "VL001"),
@@ -79,13 +78,13 @@ class Judgement:
 def _hedges(finding: Finding) -> bool:
     if finding.severity is not Severity.WARNING:
         return False
-    entries = rules.by_id().get(finding.rule, [])
-    return any(entry.assumes for entry in entries)
+    return any(entry.assumes for entry in rules.BUILTIN.variants(finding.rule))
 
 
-def judge(verdict: Verdict) -> Judgement:
+def judge(verdict: Verdict, ruleset: rules.RuleSet = rules.BUILTIN) -> Judgement:
     case = verdict.case
-    findings = tuple(check_command_line(case.line, case.release, case.env_dict))
+    options = Options(rules=ruleset)
+    findings = tuple(check_command_line(case.line, case.release, case.env_dict, options=options))
     if any(f.severity is Severity.ERROR for f in findings):
         linter = "error"
     elif any(_hedges(f) for f in findings):
@@ -93,12 +92,14 @@ def judge(verdict: Verdict) -> Judgement:
     else:
         linter = "clean"
     raised = {f.rule for f in findings}
-    rule = None if verdict.accepted else attribute(verdict.error, case.release, raised)
+    rule = None if verdict.accepted else attribute(verdict.error, case.release, raised, ruleset)
     return Judgement(verdict, findings, linter, rule)
 
 
-def judge_all(verdicts: Iterable[Verdict]) -> list[Judgement]:
-    return [judge(v) for v in verdicts]
+def judge_all(
+    verdicts: Iterable[Verdict], ruleset: rules.RuleSet = rules.BUILTIN
+) -> list[Judgement]:
+    return [judge(v, ruleset) for v in verdicts]
 
 
 def pending_rules(pack: Path) -> list[rules.Rule]:
@@ -107,21 +108,21 @@ def pending_rules(pack: Path) -> list[rules.Rule]:
     return [r for r in rules.load_rule_file(pack) if r.id not in adopted]
 
 
-def with_rules(pack: Path, run: Callable[[], T]) -> T:
-    """`run()` with a rule pack added to the built-in rules (to measure proposed rules)."""
-    rules.use_extra_rules(pending_rules(pack))
-    _message_patterns.cache_clear()
-    try:
-        return run()
-    finally:
-        rules.use_extra_rules([])
-        _message_patterns.cache_clear()
+def with_pack(pack: Path) -> rules.RuleSet:
+    """The built-in rules and a pack's rules not yet moved into schemas/rules/ (to measure
+    proposed rules)."""
+    return rules.RuleSet(tuple(pending_rules(pack)))
 
 
-def attribute(message: str, release: str, raised: Collection[str] = ()) -> str | None:
+def attribute(
+    message: str,
+    release: str,
+    raised: Collection[str] = (),
+    ruleset: rules.RuleSet = rules.BUILTIN,
+) -> str | None:
     """The rule whose vLLM error text vLLM's message is, for this release; where rules share
     a text (VL121 and VL407: one vLLM check, two causes), the one the linter raised."""
-    patterns = _message_patterns(release)
+    patterns = _message_patterns(release, ruleset)
     matching = [rule_id for pattern, rule_id in patterns if pattern.search(message)]
     if matching:
         return next((r for r in matching if r in raised), matching[0])
@@ -132,9 +133,11 @@ def attribute(message: str, release: str, raised: Collection[str] = ()) -> str |
 
 
 @cache
-def _message_patterns(release: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+def _message_patterns(
+    release: str, ruleset: rules.RuleSet
+) -> tuple[tuple[re.Pattern[str], str], ...]:
     patterns = []
-    for rule in (*rules.builtin_rules(), *rules.extra_rules()):
+    for rule in ruleset.all:
         if rule.rejects is None or not rule.applies_to(release):
             continue
         text = rule.vllm_error_for(release)

@@ -378,7 +378,9 @@ def _serving(d: _Draw) -> tuple[Words, dict[str, str]]:
     model = str(d.pick(*DENSE, *MOE))
     groups = [_valid_serving_flag(d, model) for _ in range(int(d.pick(1, 2, 3, 4)))]
     # flags of the rules outside the ReplaySSM / Mamba / flag-check families (VL2xx …)
-    others = [r for r in rules.rules_for(d.release) if r.rejects is not None and r.id >= "VL200"]
+    others = [
+        r for r in rules.BUILTIN.for_release(d.release) if r.rejects is not None and r.id >= "VL200"
+    ]
     if others and d.p(0.7):
         rule = d.rng.choice(others)
         for path in rule.flags:

@@ -15,11 +15,12 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from vllm_lint.release import catalog_index, full_key, known_releases, minor_of
 from vllm_lint.resources import schemas_dir
 
 __all__ = ["Catalog", "FlagSpec", "catalog_for", "known_releases"]
@@ -107,6 +108,26 @@ _KEY = re.compile(r"(?<=--)[^.]*")
 HELP_OPTIONS = ("-h", "--help")
 
 
+# Flags whose value belongs to a key of a JSON flag (vLLM 0.25+ `--spec-*` shortcuts).
+_PARENT_OF_CLASS = {"SpeculativeConfig": "speculative_config"}
+
+
+def dest(flag: str) -> str:
+    """`--max-model-len` → `max_model_len`: the document key of a flag."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+def settings_path(spec: FlagSpec) -> str:
+    """Where a flag's value goes in the effective settings: its document key, or the key of a
+    JSON flag it sets (`--spec-tokens` → `speculative_config.num_speculative_tokens`)."""
+    if spec.config_field:
+        owner, _, fieldname = spec.config_field.partition(".")
+        parent = _PARENT_OF_CLASS.get(owner)
+        if parent is not None and dest(spec.name) != parent:
+            return f"{parent}.{fieldname}"
+    return dest(spec.name)
+
+
 def _normalise(option: str) -> str:
     """Underscores become dashes in the key part (``--a_b.c_d`` -> ``--a-b.c_d``)."""
     if option.startswith("--"):
@@ -125,6 +146,15 @@ class Catalog:
         default_factory=dict, compare=False, repr=False
     )
     _options: tuple[str, ...] = field(default=(), compare=False, repr=False)  # sorted, with -h
+
+    @cached_property
+    def defaults(self) -> tuple[tuple[str, object], ...]:
+        """(settings path, default) of the flags that have a default, at the top level."""
+        return tuple(
+            (path, spec.default)
+            for spec in self.flags.values()
+            if spec.default is not None and "." not in (path := settings_path(spec))
+        )
 
     def resolve(self, option: str) -> tuple[FlagSpec, bool | None] | None:
         """Exact lookup of an option as written (without ``=value``).
@@ -180,14 +210,6 @@ class Catalog:
         return tuple(pos) if isinstance(pos, list | tuple) else ()
 
 
-@lru_cache(maxsize=1)
-def _index() -> Mapping[str, Any]:
-    path = schemas_dir() / "flags" / "index.json"
-    with path.open(encoding="utf-8") as fh:
-        data: dict[str, Any] = json.load(fh)
-    return data
-
-
 def _flags_dir() -> Path:
     return schemas_dir() / "flags"
 
@@ -199,27 +221,10 @@ def _load_file(name: str) -> Mapping[str, Any]:
     return data
 
 
-def _version_key(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in re.findall(r"\d+", v))
-
-
-@lru_cache(maxsize=1)
-def known_releases() -> tuple[str, ...]:
-    """The extracted releases, ascending (one per minor series)."""
-    return tuple(sorted((e["release"] for e in _index()["releases"]), key=_version_key))
-
-
-def _minor(release: str) -> str:
-    m = re.match(r"^v?(\d+)\.(\d+)(?:\.|$|[a-z+])", release.strip())
-    if not m:
-        raise KeyError(release)
-    return f"{int(m.group(1))}.{int(m.group(2))}"
-
-
 @cache
 def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """(flag records, features) of an extracted release: base + deltas."""
-    entries = _index()["releases"]
+    entries = catalog_index()["releases"]
     flags: dict[str, dict[str, Any]] = {}
     features: dict[str, Any] = {}
     for entry in entries:
@@ -227,9 +232,7 @@ def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
         if entry["kind"] == "base":
             flags = dict(data["flags"])  # the loaded records, never mutated: shared by releases
         else:
-            if entry["release"] != release and _version_key(entry["release"]) > _version_key(
-                release
-            ):
+            if entry["release"] != release and full_key(entry["release"]) > full_key(release):
                 break
             for name in data.get("removed", ()):
                 flags.pop(name, None)
@@ -285,8 +288,11 @@ def catalog_for(release: str) -> Catalog:
 
     Raises KeyError for a minor series that was not extracted (outside 0.8 - 0.34).
     """
-    minor = _minor(release)
-    for entry in _index()["releases"]:
+    try:
+        minor = minor_of(release)
+    except ValueError:
+        raise KeyError(f"no flag catalog for vLLM {release!r}") from None
+    for entry in catalog_index()["releases"]:
         if entry["minor"] == minor:
             return _catalog(entry["release"])
     raise KeyError(f"no flag catalog for vLLM {release} (minor series {minor})")

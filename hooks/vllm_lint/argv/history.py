@@ -46,7 +46,7 @@ class Removal:
     def applies_to(self, release: str) -> bool:
         """Whether `release` no longer has the flag (it may have come back: the caller
         asks only for flags the release's catalog lacks)."""
-        return _release_key(release) >= _release_key(self.removed_in)
+        return versions.full_key(release) >= versions.full_key(self.removed_in)
 
     def predates(self, release: str) -> bool:
         """Whether `release` is older than the flag: the flag then is simply unknown there,
@@ -59,14 +59,6 @@ class Removal:
         supported release predates it."""
         first = first_in(self.flag)
         return first is not None and versions.key(release)[:2] < versions.key(first)[:2]
-
-
-def _release_key(release: str) -> tuple[int, ...]:
-    """Order of releases including a fourth part (0.10.1.1) that versions.key drops."""
-    major, minor, patch = versions.key(release)
-    parts = release.strip().lstrip("v").split(".")
-    extra = int(parts[3]) if len(parts) > 3 and parts[3].isdigit() else 0
-    return (major, minor, patch, extra)
 
 
 @cache

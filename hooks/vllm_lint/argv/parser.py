@@ -4,7 +4,7 @@ Mirrors what vLLM's FlexibleArgumentParser and argparse do (see
 shared/reference/vllm-flags.md §1): `--flag value`, `--flag=value`, `_` for `-` in the key,
 short aliases, booleans and their negations, JSON values, dotted JSON keys
 (`--speculative-config.num_speculative_tokens 3`), the `--spec-*` shortcuts, `-O3`, the
-positional model. Problems a parser or a type check would stop at become findings here.
+positional model. Problems a parser or a type check would stop at are reported here.
 """
 
 from __future__ import annotations
@@ -20,16 +20,13 @@ from typing import Any
 
 from vllm_lint import release as versions
 from vllm_lint.argv import history as flag_history
-from vllm_lint.argv.catalog import Catalog, FlagSpec, catalog_for
+from vllm_lint.argv.catalog import Catalog, FlagSpec, catalog_for, settings_path
 from vllm_lint.effective.settings import Settings
-from vllm_lint.model import Finding, ReleaseChoice, Span, Token
-from vllm_lint.rules.registry import flag_finding
+from vllm_lint.model import Problem, ReleaseChoice, Span, Token, problem
 
 _NUMBER = re.compile(r"-\d+(\.\d+)?([eE][-+]?\d+)?")
 _HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT]i?)?")
 _HUMAN_FACTORS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
-# Flags whose value belongs to a key of a JSON flag (vLLM 0.25+ `--spec-*` shortcuts).
-_PARENT_OF_CLASS = {"SpeculativeConfig": "speculative_config"}
 # JSON flags whose argparse type is `json.loads` alone (and the release that made it so):
 # their keys are judged once, when vLLM builds the config from the value that won, so a
 # value given earlier and replaced is never judged (vllm/engine/arg_utils.py:829 in 0.9.2,
@@ -45,11 +42,6 @@ _JUDGED_WHEN_BUILT = {
 }
 
 
-def dest(flag: str) -> str:
-    """`--max-model-len` → `max_model_len`: the document key of a flag."""
-    return flag.lstrip("-").replace("-", "_")
-
-
 def _merge_span(first: Span, last: Span) -> Span:
     if first.path != last.path or (last.line, last.col) < (first.line, first.col):
         return first
@@ -59,13 +51,13 @@ def _merge_span(first: Span, last: Span) -> Span:
 @dataclass
 class _Value:
     """One value of a JSON flag: a full value (`--x '{..}'`), or the object vLLM builds from
-    the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the findings
+    the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the problems
     that count only if this value is the one vLLM keeps."""
 
     value: Any
     span: Span | None
     spans: dict[str, Span] = field(default_factory=dict)
-    held: list[Finding] = field(default_factory=list)
+    held: list[Problem] = field(default_factory=list)
     opaque: bool = False
     reported: bool = False
 
@@ -79,7 +71,7 @@ class _JsonFlag:
 @dataclass
 class ParsedArgs:
     settings: Settings
-    findings: list[Finding] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     model: Token | None = None
     config_files: list[Token] = field(default_factory=list)
 
@@ -127,8 +119,8 @@ class ArgvParser:
                     out.model = tok
                     out.settings.set("model", text, tok.span)
             else:  # argparse has one positional (the model): the rest is refused
-                out.findings.append(
-                    flag_finding("VL011", tok.span, self.release, word=text, model=out.model.text)
+                out.problems.append(
+                    problem("VL011", tok.span, self.release, word=text, model=out.model.text)
                 )
             return i + 1
         if text == "--":
@@ -144,7 +136,7 @@ class ArgvParser:
         if resolved is None:
             matches = self.cat.prefix_matches(key)
             if len(matches) > 1:
-                out.findings.append(self._ambiguous(key, matches, tok))
+                out.problems.append(self._ambiguous(key, matches, tok))
                 return self._skip_value(tokens, i, has_inline, out)
             spec = self.cat.abbreviation(key) if matches else None
             gone = flag_history.removal(key)
@@ -156,15 +148,15 @@ class ArgvParser:
                 misread = f"; vLLM {self.release.version} reads it as {spec.name}" if spec else ""
                 return self._removed(tokens, i, key, gone, has_inline, inline, out, misread)
             if spec is None:
-                out.findings.append(self._unknown(key, tok))
+                out.problems.append(self._unknown(key, tok))
                 return self._skip_value(tokens, i, has_inline, out)
-            out.findings.append(
-                flag_finding("VL008", tok.span, self.release, written=key, flag=spec.name)
+            out.problems.append(
+                problem("VL008", tok.span, self.release, written=key, flag=spec.name)
             )
             resolved = (spec, False if spec.is_bool else None)
         spec, negated = resolved
         if spec.deprecated:
-            out.findings.append(self._deprecated(key, spec, tok))
+            out.problems.append(self._deprecated(key, spec, tok))
         if spec.name == "--config":
             return self._value_flag(tokens, i, spec, has_inline, inline, out, config=True)
         if dot:
@@ -189,22 +181,22 @@ class ArgvParser:
         arguments"); vLLM 0.33.0 rejects both (verified with shared/oracle)."""
         tok = tokens[i]
         if has_inline:
-            out.findings.append(self._switch_value(key, spec, inline, tok.span))
+            out.problems.append(self._switch_value(key, spec, inline, tok.span))
             return i + 1
         self._store(spec, not negated, tok.span, out)
         nxt = i + 1
         if nxt < len(tokens) and not tokens[nxt].opaque:
             word = tokens[nxt].text
             if _parse_bool(word) is not None:
-                out.findings.append(self._switch_value(key, spec, word, tokens[nxt].span))
+                out.problems.append(self._switch_value(key, spec, word, tokens[nxt].span))
                 return nxt + 1
         return nxt
 
-    def _switch_value(self, key: str, spec: FlagSpec, value: str, span: Span) -> Finding:
+    def _switch_value(self, key: str, spec: FlagSpec, value: str, span: Span) -> Problem:
         off = next((n for n in spec.negations if n.startswith("--no-")), None)
         off = off or (spec.negations[0] if spec.negations else None)
         how = f"write {spec.name} alone, or {off} to turn it off" if off else f"write {key} alone"
-        return flag_finding(
+        return problem(
             "VL004",
             span,
             self.release,
@@ -246,8 +238,8 @@ class ArgvParser:
                 value = None if opaque else " ".join(v.text for v in values)
         if not row.applies_to(self.release.version):
             return nxt  # the release still had it (a patch older than the catalogued one)
-        out.findings.append(
-            flag_finding(
+        out.problems.append(
+            problem(
                 "VL002",
                 tok.span,
                 self.release,
@@ -279,11 +271,11 @@ class ArgvParser:
             if spec.nargs in ("?", "*"):
                 self._store(spec, True if spec.is_bool else None, tok.span, out)
                 return nxt
-            out.findings.append(flag_finding("VL009", tok.span, self.release, flag=spec.name))
+            out.problems.append(problem("VL009", tok.span, self.release, flag=spec.name))
             return nxt
         span = _merge_span(tok.span, values[-1].span)
         if any(v.opaque for v in values):
-            path = self.path_of(spec)
+            path = settings_path(spec)
             shortcut = self._shortcut_key(spec)
             if _is_json(spec) and not config:
                 self._json.setdefault(path, _JsonFlag()).full = _Value(
@@ -303,15 +295,15 @@ class ArgvParser:
             if all(c is not _BAD for c in converted):
                 self._store(spec, converted, span, out)
         else:
-            mark = len(out.findings)
+            mark = len(out.problems)
             value = self._convert(spec, values[0], out)
             if value is not _BAD:
-                held: list[Finding] = []
+                held: list[Problem] = []
                 if _is_json(spec) and self._judged_when_built(spec):
                     # the keys of a value a later one replaces are never judged: held
                     # until the end (VL007, a value json.loads refuses, is not held)
-                    held = out.findings[mark:]
-                    del out.findings[mark:]
+                    held = out.problems[mark:]
+                    del out.problems[mark:]
                 self._store(spec, value, span, out, held)
         return nxt
 
@@ -353,11 +345,11 @@ class ArgvParser:
         elif i + 1 < len(tokens):
             raw, nxt, span = tokens[i + 1].text, i + 2, _merge_span(tok.span, tokens[i + 1].span)
         else:
-            out.findings.append(flag_finding("VL009", tok.span, self.release, flag=tok.text))
+            out.problems.append(problem("VL009", tok.span, self.release, flag=tok.text))
             return i + 1
         append = subkey.endswith("+")
         subkey = subkey.rstrip("+")
-        flag_path = self.path_of(spec)
+        flag_path = settings_path(spec)
         # `--x.key+ a,b` is the list ["a", "b"] (json.dumps(value_str.split(","))), merged
         # into what the other dotted keys of the same written name built
         # (FlexibleArgumentParser.parse_args, vllm/utils/argparse_utils.py:399-416 in 0.28)
@@ -370,15 +362,15 @@ class ArgvParser:
         )
         _dict_update(group.value, _nested(subkey.split("."), value))
         group.spans[f"{flag_path}.{subkey}"] = span
-        sink = group.held if self._judged_when_built(spec) else out.findings
+        sink = group.held if self._judged_when_built(spec) else out.problems
         if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
             sink.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
         elif "." not in subkey and not append:
-            before = len(out.findings)
+            before = len(out.problems)
             self._check_literal(spec, subkey, value, span, out)
-            if sink is not out.findings:
-                sink += out.findings[before:]
-                del out.findings[before:]
+            if sink is not out.problems:
+                sink += out.problems[before:]
+                del out.problems[before:]
         return nxt
 
     def _optimization_level(
@@ -393,7 +385,7 @@ class ArgvParser:
         spec = self.cat.flags.get("--optimization-level")
         tok = tokens[i]
         if spec is None:
-            out.findings.append(self._unknown(name, tok))
+            out.problems.append(self._unknown(name, tok))
             return i + 1
         rest = name[2:]
         if rest:
@@ -406,23 +398,15 @@ class ArgvParser:
 
     # -- values -----------------------------------------------------------------------------
 
-    def path_of(self, spec: FlagSpec) -> str:
-        if spec.config_field:
-            owner, _, fieldname = spec.config_field.partition(".")
-            parent = _PARENT_OF_CLASS.get(owner)
-            if parent is not None and dest(spec.name) != parent:
-                return f"{parent}.{fieldname}"
-        return dest(spec.name)
-
     def _shortcut_key(self, spec: FlagSpec) -> str | None:
         """The key of --speculative-config a `--spec-*` shortcut sets (vLLM 0.22+)."""
-        path = self.path_of(spec)
+        path = settings_path(spec)
         if path.startswith("speculative_config.") and spec.name.startswith("--spec-"):
             return path.partition(".")[2]
         return None
 
     def _judged_when_built(self, spec: FlagSpec) -> bool:
-        since = _JUDGED_WHEN_BUILT.get(self.path_of(spec))
+        since = _JUDGED_WHEN_BUILT.get(settings_path(spec))
         if since is None:
             return False
         try:
@@ -431,14 +415,14 @@ class ArgvParser:
             return True
 
     def _store(
-        self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs, held: Sequence[Finding] = ()
+        self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs, held: Sequence[Problem] = ()
     ) -> None:
         shortcut = self._shortcut_key(spec)
         if shortcut is not None:
             if value is not None:  # argparse keeps the last; vLLM skips None
                 self._spec_shortcuts[shortcut] = (spec.name, value, span)
             return
-        path = self.path_of(spec)
+        path = settings_path(spec)
         if _is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
             self._json.setdefault(path, _JsonFlag()).full = _Value(value, span, held=list(held))
             return
@@ -469,7 +453,7 @@ class ArgvParser:
             spans = dict(winner.spans) if winner is not None else {}
             if winner is not None and not winner.reported:
                 winner.reported = True
-                out.findings += winner.held
+                out.problems += winner.held
             opaque = winner is not None and winner.opaque
             if path == "speculative_config" and not opaque:
                 value = self._add_shortcuts(value, spans, out)
@@ -487,9 +471,7 @@ class ArgvParser:
             if key in value:
                 if key not in self._spec_reported:
                     self._spec_reported.add(key)
-                    out.findings.append(
-                        flag_finding("VL013", span, self.release, flag=flag, key=key)
-                    )
+                    out.problems.append(problem("VL013", span, self.release, flag=flag, key=key))
                 continue
             value[key] = "<opaque>" if given is _OPAQUE else given
             spans[f"speculative_config.{key}"] = span
@@ -530,8 +512,8 @@ class ArgvParser:
             parsed = _parse_bool(raw)
             value, expected = (_BAD, "true or false") if parsed is None else (parsed, "")
         if value is _BAD:
-            out.findings.append(
-                flag_finding(
+            out.problems.append(
+                problem(
                     "VL004",
                     tok.span,
                     self.release,
@@ -563,10 +545,9 @@ class ArgvParser:
         self, spec: FlagSpec, tok: Token, value: str, choices: str, out: ParsedArgs
     ) -> None:
         """VL005: a value outside the flag's choices (argparse's or vLLM's own list)."""
-        finding = flag_finding(
-            "VL005", tok.span, self.release, flag=spec.name, value=value, choices=choices
+        out.problems.append(
+            problem("VL005", tok.span, self.release, flag=spec.name, value=value, choices=choices)
         )
-        out.findings.append(finding)
 
     def _json_value(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
         try:
@@ -574,14 +555,14 @@ class ArgvParser:
         except ValueError as exc:
             if spec.type != "json":  # `dict | str` flags also take plain strings
                 return tok.text
-            out.findings.append(
-                flag_finding("VL007", tok.span, self.release, flag=spec.name, error=str(exc))
+            out.problems.append(
+                problem("VL007", tok.span, self.release, flag=spec.name, error=str(exc))
             )
             return _BAD
         if isinstance(value, dict) and spec.json_keys:
             for key in value:
                 if key not in spec.json_keys:
-                    out.findings.append(self._unknown_key(spec, key, tok.span))
+                    out.problems.append(self._unknown_key(spec, key, tok.span))
                 else:
                     self._check_literal(spec, key, value[key], tok.span, out)
         return value
@@ -601,16 +582,16 @@ class ArgvParser:
         if not any(type(value) is type(v) for v in allowed):
             return
         choices = ", ".join("null" if v is None else str(v) for v in allowed)
-        out.findings.append(
-            flag_finding(
+        out.problems.append(
+            problem(
                 "VL005", span, self.release, flag=f"{spec.name}.{key}", value=value, choices=choices
             )
         )
 
-    # -- findings ---------------------------------------------------------------------------
+    # -- problems ---------------------------------------------------------------------------
 
-    def _unknown(self, written: str, tok: Token) -> Finding:
-        return flag_finding(
+    def _unknown(self, written: str, tok: Token) -> Problem:
+        return problem(
             "VL001",
             tok.span,
             self.release,
@@ -618,16 +599,16 @@ class ArgvParser:
             hint=_unknown_hint(self.cat.release, written.replace("_", "-"), self.release.version),
         )
 
-    def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Finding:
+    def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Problem:
         """VL006 where pydantic forbids extra keys (vLLM refuses to start), VL012 where it
         drops them silently (before 0.16 for most config classes: the key has no effect)."""
         keys = list(spec.json_keys or ())
         close = difflib.get_close_matches(key, keys, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         rule = "VL012" if spec.json_extra == "ignore" else "VL006"
-        return flag_finding(rule, span, self.release, flag=spec.name, key=key, hint=hint)
+        return problem(rule, span, self.release, flag=spec.name, key=key, hint=hint)
 
-    def _ambiguous(self, written: str, matches: list[str], tok: Token) -> Finding:
+    def _ambiguous(self, written: str, matches: list[str], tok: Token) -> Problem:
         note = ""
         gone = flag_history.removal(written)
         if gone is not None and gone[0].applies_to(self.release.version):
@@ -636,7 +617,7 @@ class ArgvParser:
                 f"; {row.flag} itself was removed in vLLM {row.removed_in}: "
                 f"{flag_history.replacement_text(row, None, self.cat, gone[1])}"
             )
-        return flag_finding(
+        return problem(
             "VL010",
             tok.span,
             self.release,
@@ -645,7 +626,7 @@ class ArgvParser:
             note=note,
         )
 
-    def _deprecated(self, written: str, spec: FlagSpec, tok: Token) -> Finding:
+    def _deprecated(self, written: str, spec: FlagSpec, tok: Token) -> Problem:
         note = spec.deprecated if isinstance(spec.deprecated, str) else ""
         note = " ".join(note.replace("[DEPRECATED]", "").split())
         note = "" if note.lower() in ("", "deprecated") else f": {note}"
@@ -656,7 +637,7 @@ class ArgvParser:
                 f" (vLLM {row.removed_in} removes it; "
                 f"{flag_history.replacement_text(row, None, self.cat)})"
             )
-        return flag_finding("VL003", tok.span, self.release, flag=written, note=note)
+        return problem("VL003", tok.span, self.release, flag=written, note=note)
 
 
 @lru_cache(maxsize=4096)

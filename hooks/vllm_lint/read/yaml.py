@@ -229,6 +229,11 @@ def scalar_positions(yf: YamlFile, node: Any) -> Positions:
     return align_scalar(str(node.value), yf.text, start, yf.positions, block)
 
 
+def text_token(yf: YamlFile, node: Any) -> Token | None:
+    """A scalar with some text (an image name, a value) as a token; None for anything else."""
+    return token(yf, node) if text_of(node) else None
+
+
 def token(yf: YamlFile, node: Any) -> Token:
     """A scalar as one argv word, spanning its visible text (quotes excluded)."""
     value = str(node.value)

@@ -7,6 +7,7 @@ from importlib import import_module
 from typing import ClassVar, TextIO
 
 from vllm_lint.model import Finding
+from vllm_lint.rules.registry import BUILTIN, RuleSet
 
 DEFAULT_ANNOTATE_LIMIT = 10
 
@@ -23,12 +24,14 @@ class ReportContext:
         color: bool = False,
         annotate_limit: int = DEFAULT_ANNOTATE_LIMIT,
         workspace: str | None = None,
+        rules: RuleSet = BUILTIN,
     ) -> None:
         self.files_checked = files_checked
         self.invocations = invocations
         self.color = color
         self.annotate_limit = annotate_limit  # `--format github`: how many findings to annotate
         self.workspace = workspace  # paths are shown relative to it (default $GITHUB_WORKSPACE)
+        self.rules = rules  # the run's rules (a pack's rules are described like built-in ones)
 
 
 class _Reporters(Mapping[str, Reporter]):

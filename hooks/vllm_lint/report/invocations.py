@@ -12,8 +12,9 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
+from vllm_lint.effective.build import settings_for
 from vllm_lint.model import FileResult, Invocation
-from vllm_lint.pipeline import Options, settings_for
+from vllm_lint.options import Options
 
 _MAX_VALUE = 120  # long JSON values are cut for reading; the check sees them whole
 

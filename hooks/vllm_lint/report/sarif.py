@@ -21,7 +21,6 @@ from vllm_lint.report.github import workspace_path, workspace_root
 
 if TYPE_CHECKING:
     from vllm_lint.report import ReportContext
-    from vllm_lint.rules.registry import Rule
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/vllm-lint/vllm-lint"
@@ -79,18 +78,8 @@ def _location(span: Span, workspace: str | None) -> dict[str, Any]:
     return {"physicalLocation": physical}
 
 
-def _known_rule(rule_id: str) -> Rule | None:
-    """A built-in rule, or one of the rule packs the configuration loaded."""
-    from vllm_lint.rules import registry as rules
-
-    try:
-        return rules.get(rule_id)
-    except KeyError:
-        return next((r for r in rules.extra_rules() if r.id == rule_id), None)
-
-
-def _rule(finding: Finding) -> dict[str, Any]:
-    rule = _known_rule(finding.rule)
+def _rule(finding: Finding, context: ReportContext) -> dict[str, Any]:
+    rule = context.rules.lookup(finding.rule)
     entry: dict[str, Any] = {"id": finding.rule, "name": finding.slug}
     if rule is None:
         entry["shortDescription"] = {"text": f"{finding.rule} {finding.slug}"}
@@ -100,7 +89,7 @@ def _rule(finding: Finding) -> dict[str, Any]:
         help_text = rule.summary + (f"\nFix: {rule.fix}" if rule.fix else "")
         entry["shortDescription"] = {"text": rule.summary}
         entry["fullDescription"] = {"text": f"{rule.summary} (vLLM {rule.releases_text()})"}
-        entry["help"] = {"text": help_text, "markdown": explain(rule)}
+        entry["help"] = {"text": help_text, "markdown": explain(rule, context.rules)}
     if finding.help_uri:
         entry["helpUri"] = finding.help_uri
     entry["defaultConfiguration"] = {"level": LEVELS[rule.severity if rule else finding.severity]}
@@ -117,13 +106,14 @@ def _message(finding: Finding) -> str:
     return text
 
 
-def document(findings: Sequence[Finding], workspace: str | None = None) -> dict[str, Any]:
+def document(findings: Sequence[Finding], context: ReportContext) -> dict[str, Any]:
+    workspace = context.workspace
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     for finding in sorted(findings, key=lambda f: f.rule):
         if finding.rule not in index:
             index[finding.rule] = len(rules)
-            rules.append(_rule(finding))
+            rules.append(_rule(finding, context))
     results = []
     for finding, fingerprint in zip(findings, fingerprints(findings, workspace), strict=True):
         result: dict[str, Any] = {
@@ -161,7 +151,7 @@ def document(findings: Sequence[Finding], workspace: str | None = None) -> dict[
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
-    json.dump(document(findings, context.workspace), out, indent=2, ensure_ascii=True)
+    json.dump(document(findings, context), out, indent=2, ensure_ascii=True)
     out.write("\n")
 
 

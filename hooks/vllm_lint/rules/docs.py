@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from vllm_lint import release as versions
 from vllm_lint.argv import catalog
 from vllm_lint.rules import registry as rules
-from vllm_lint.rules.registry import Rule
+from vllm_lint.rules.registry import BUILTIN, Rule, RuleSet
 
 _GENERATE = "python -m vllm_lint.rules.docs > docs/rules.md"
 
@@ -54,30 +54,28 @@ def _between(first: str | None, before: str | None) -> str:
     return f"before {before}" if before else "every release"
 
 
-def rules_command(args: Sequence[str]) -> int:
-    for group in _grouped((*rules.builtin_rules(), *rules.extra_rules())):
+def rules_command(args: Sequence[str], ruleset: RuleSet = BUILTIN) -> int:
+    for group in _grouped(ruleset.all):
         head = group[0]
         print(f"{head.id:<6} {head.slug:<48} {head.severity.label:<8} {_range_text(group)}")
     return 0
 
 
-def explain_command(args: Sequence[str]) -> int:
+def explain_command(args: Sequence[str], ruleset: RuleSet = BUILTIN) -> int:
     if len(args) != 1:
         print("vllm-lint: error: usage: vllm-lint explain RULE-ID-OR-SLUG", file=sys.stderr)
         return 2
-    found = rules.lookup(args[0])
-    if found is None:
+    group = ruleset.variants(args[0])
+    if not group:
         print(f"vllm-lint: error: no rule {args[0]!r} (see `vllm-lint rules`)", file=sys.stderr)
         return 2
-    group = [r for r in (*rules.builtin_rules(), *rules.extra_rules()) if r.id == found.id]
     print(explain_group(_grouped(group)[0]))
     return 0
 
 
-def explain(rule: Rule) -> str:
+def explain(rule: Rule, ruleset: RuleSet = BUILTIN) -> str:
     """One rule's section (all its variants), in Markdown."""
-    group = [r for r in (*rules.builtin_rules(), *rules.extra_rules()) if r.id == rule.id]
-    return explain_group(_grouped(group or [rule])[0])
+    return explain_group(_grouped(ruleset.variants(rule.id) or [rule])[0])
 
 
 # -- the fixed layout -----------------------------------------------------------------------

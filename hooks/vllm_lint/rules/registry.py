@@ -9,17 +9,14 @@ too so that listing, explaining and documenting treat every rule alike.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from vllm_lint import release as versions
-from vllm_lint.effective.settings import Settings
-from vllm_lint.effective.settings import lookup as value_at
-from vllm_lint.model import Finding, Related, Severity
+from vllm_lint.model import Severity
 from vllm_lint.resources import schemas_dir
 
 DOCS_URL = "https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md"
@@ -30,7 +27,7 @@ class RuleFileError(Exception):
     """A rule file that cannot be used: names the file and the JSON pointer."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one rule is one object: hashed by identity
 class Rule:
     id: str
     slug: str
@@ -181,8 +178,44 @@ def check_variants(rules: Iterable[Rule]) -> None:
             seen.setdefault(name, []).append(rule)
 
 
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules of one run: the built-in ones and the project's rule packs.
+
+    Passed along in the run's options (never kept in a module), so that two runs in one
+    process, or two tests, cannot see each other's packs.
+    """
+
+    packs: tuple[Rule, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.packs:
+            check_variants([*builtin_rules(), *self.packs])
+
+    @property
+    def all(self) -> tuple[Rule, ...]:
+        return builtin_rules() + self.packs
+
+    def for_release(self, release: str) -> tuple[Rule, ...]:
+        """The schema rules (built-in first, then the packs') that hold for a release."""
+        packs = tuple(r for r in self.packs if r.rejects is not None and r.applies_to(release))
+        return _builtin_for(release) + packs
+
+    def lookup(self, rule_id: str) -> Rule | None:
+        """A rule by id or slug (its first entry when it has variants)."""
+        found = _builtin_by_name().get(rule_id)
+        if found:
+            return found[0]
+        return next((r for r in self.packs if rule_id in (r.id, r.slug)), None)
+
+    def variants(self, rule_id: str) -> list[Rule]:
+        """Every entry of a rule: one per release range where vLLM changed the check."""
+        rule = self.lookup(rule_id)
+        return [] if rule is None else [r for r in self.all if r.id == rule.id]
+
+
 @cache
-def by_id() -> dict[str, list[Rule]]:
+def _builtin_by_name() -> dict[str, list[Rule]]:
     table: dict[str, list[Rule]] = {}
     for rule in builtin_rules():
         table.setdefault(rule.id, []).append(rule)
@@ -191,205 +224,14 @@ def by_id() -> dict[str, list[Rule]]:
     return table
 
 
-def get(rule_id: str) -> Rule:
-    """The (first) entry of a rule, by id or slug."""
-    return by_id()[rule_id][0]
-
-
-def variants(rule_id: str) -> list[Rule]:
-    return list(by_id()[rule_id])
-
-
-# -- evaluation -------------------------------------------------------------------------
-
-
-_COMPARE = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "not-divisible-by": lambda a, b: b != 0 and a % b != 0,
-}
-
-
-def compare_holds(instance: Mapping[str, Any], spec: Mapping[str, Any]) -> bool:
-    """`compare`: holds when `left op (right + add)` for two numbers of the document.
-
-    JSON Schema compares a value with a constant only; rules such as
-    `replayssm_buffer_len < 1 + num_speculative_tokens` need two values of the document.
-    A missing or non-numeric operand means the comparison does not hold.
-    """
-    left = value_at(instance, spec["left"], None)
-    right = spec["value"] if "value" in spec else value_at(instance, spec["right"], None)
-    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
-    return numeric and bool(_COMPARE[spec["op"]](left, right + spec.get("add", 0)))
-
-
-def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
-    """`compare` for jsonschema (see `compare_holds`)."""
-    from jsonschema import ValidationError
-
-    if isinstance(instance, dict) and not compare_holds(instance, spec):
-        yield ValidationError(f"comparison {spec} does not hold")
-
-
 @cache
-def _validator_class() -> Any:
-    from jsonschema import Draft202012Validator, validators
-
-    return validators.extend(Draft202012Validator, {"compare": _compare_keyword})
-
-
-# id(rule) -> (rule, its compiled check); the rule is kept so that a reused id is not trusted
-@dataclass
-class _Plan:
-    """How a rule is evaluated, worked out once per rule."""
-
-    rule: Rule
-    # the rule's flags and every parent of them: `Settings.span(flag)` finds a span only if
-    # one of these paths has one, so a file that wrote none of them skips the rule at once
-    span_paths: frozenset[str]
-    check: Callable[[Any], bool] | None = None  # compiled on the first document that needs it
-
-
-_plans: dict[int, _Plan] = {}  # by id(rule); the plan keeps its rule, so an id is not reused
-
-
-def _plan(rule: Rule) -> _Plan:
-    plan = _plans.get(id(rule))
-    if plan is None or plan.rule is not rule:
-        parents = {p.rsplit(".", n)[0] for p in rule.flags for n in range(p.count(".") + 1)}
-        plan = _plans[id(rule)] = _Plan(rule, frozenset(parents))
-    return plan
-
-
-def _matches(plan: _Plan, document: Mapping[str, Any]) -> bool:
-    if plan.check is None:  # jsonschema only for a keyword outside the fast subset
-        from vllm_lint.rules.fastschema import compile_schema
-
-        plan.check = compile_schema(plan.rule.rejects, compare_holds)
-        if plan.check is None:
-            plan.check = _validator_class()(plan.rule.rejects).is_valid
-    return bool(plan.check(document))
-
-
-@cache
-def rules_for(release: str) -> tuple[Rule, ...]:
-    """The built-in schema rules that hold for a release (computed once per release)."""
+def _builtin_for(release: str) -> tuple[Rule, ...]:
     return tuple(r for r in builtin_rules() if r.rejects is not None and r.applies_to(release))
 
 
-_extra_rules: list[Rule] = []
+def builtin(rule_id: str) -> Rule:
+    """A built-in rule by id or slug (its first entry); KeyError if there is none."""
+    return _builtin_by_name()[rule_id][0]
 
 
-def use_extra_rules(extra: Iterable[Rule]) -> None:
-    """Use a project's rule packs (replacing any used before): evaluated, listed and
-    looked up like the built-in rules."""
-    added = list(extra)
-    if not added and not _extra_rules:
-        return
-    check_variants([*builtin_rules(), *added])
-    _extra_rules[:] = added
-
-
-def extra_rules() -> tuple[Rule, ...]:
-    return tuple(_extra_rules)
-
-
-def lookup(rule_id: str) -> Rule | None:
-    """A rule (built-in or from a pack) by id or slug."""
-    for rule in builtin_rules() + extra_rules():
-        if rule_id in (rule.id, rule.slug):
-            return rule
-    return None
-
-
-def evaluate(settings: Settings) -> list[Finding]:
-    """Every rule of the release that the settings violate, as findings."""
-    findings = []
-    release = settings.release.version
-    extra = [r for r in _extra_rules if r.rejects is not None and r.applies_to(release)]
-    written = settings.spans.keys()
-    for rule in (*rules_for(release), *extra):
-        plan = _plan(rule)
-        if written.isdisjoint(plan.span_paths):
-            continue  # the fast form of the next test
-        if not any(p not in settings.defaulted and settings.span(p) for p in rule.flags):
-            continue  # nothing the file wrote takes part: a finding would have no line (and
-            # `_finding` would drop it), so the schema need not run
-        if any(settings.is_opaque(p) for p in rule.flags):
-            continue  # never judge a value the linter could not read
-        if settings.partial and any(p in settings.defaulted for p in rule.flags):
-            continue  # unreadable flags (`$EXTRA_ARGS`) may have changed that default
-        if _matches(plan, settings.document):
-            finding = _finding(rule, settings)
-            if finding is not None:
-                findings.append(finding)
-    return findings
-
-
-_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
-
-
-def render(template: str, settings: Settings, mark_defaults: bool = True) -> str:
-    """Fill `{path}` placeholders with the settings' values; defaults say so."""
-
-    def value(match: re.Match[str]) -> str:
-        path = match.group(1)
-        if path == "release":
-            return settings.release.version
-        found = settings.get(path)
-        text = (
-            json.dumps(found)
-            if isinstance(found, (dict, list, bool)) or found is None
-            else str(found)
-        )
-        return f"{text} (default)" if mark_defaults and path in settings.defaulted else text
-
-    return _PLACEHOLDER.sub(value, template)
-
-
-def _finding(rule: Rule, settings: Settings) -> Finding | None:
-    located = [(path, settings.span(path)) for path in rule.flags if path not in settings.defaulted]
-    spans = [(path, span) for path, span in located if span is not None]
-    if not spans:
-        return None
-    primary = spans[0][1]
-    related: list[Related] = []
-    for path, span in spans[1:]:
-        if span != primary and all(r.span != span for r in related):
-            related.append(Related(span, f"{settings.label(path)} is set here"))
-    message = render(rule.message, settings)
-    vllm_error = rule.vllm_error_for(settings.release.version)
-    if vllm_error:
-        quoted = render(vllm_error, settings, mark_defaults=False)
-        message += f' (vLLM {settings.release.version}: "{quoted}")'
-    return Finding(
-        rule=rule.id,
-        slug=rule.slug,
-        severity=rule.severity,
-        message=message,
-        span=primary,
-        fix=render(rule.fix, settings),
-        related=tuple(related),
-        release=settings.release,
-        help_uri=rule.help_uri,
-    )
-
-
-def flag_finding(rule_id: str, span: Any, release: Any, **values: Any) -> Finding:
-    """A finding of a built-in flag check, its message filled from keyword values."""
-    rule = get(rule_id)
-    values.setdefault("release", release.version if release is not None else "")
-    return Finding(
-        rule=rule.id,
-        slug=rule.slug,
-        severity=rule.severity,
-        message=rule.message.format(**values),
-        span=span,
-        fix=rule.fix.format(**values),
-        release=release,
-        help_uri=rule.help_uri,
-    )
+BUILTIN = RuleSet()

@@ -12,8 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from vllm_lint.model import Finding, Span
-from vllm_lint.rules.registry import flag_finding
+from vllm_lint.model import Finding, Problem, Span, problem
 
 _COMMENT = re.compile(
     r"#\s*vllm-lint:\s*ignore(?:\[(?P<ids>[^\]]*)\])?(?P<reason>[^\n]*)", re.IGNORECASE
@@ -54,8 +53,8 @@ def apply(
     findings: Sequence[Finding],
     scanned: Mapping[str, Sequence[Suppression]],
     read: Callable[[str], str | None],
-) -> list[Finding]:
-    """Drop suppressed findings; add findings about the suppressions themselves.
+) -> tuple[list[Finding], list[Problem]]:
+    """The findings no suppression covers, and the problems of the suppressions themselves.
 
     `scanned` holds the suppressions of the linted files (found while they were read); a
     finding that points into another file (a `--config` file) has that file read with `read`.
@@ -67,7 +66,7 @@ def apply(
             if text is not None and "vllm-lint" in text:
                 suppressions.extend(scan(path, text))
     if not suppressions:
-        return list(findings)
+        return list(findings), []
     kept = []
     for finding in findings:
         covering = [s for s in suppressions if s.covers(finding)]
@@ -75,10 +74,11 @@ def apply(
             suppression.used = True
         if not covering:
             kept.append(finding)
+    problems = []
     for suppression in suppressions:
         listed = ", ".join(suppression.rules) or "every rule"
         if not suppression.reason:
-            kept.append(flag_finding("VL950", suppression.span, None, rules=listed))
+            problems.append(problem("VL950", suppression.span, rules=listed))
         if not suppression.used:
-            kept.append(flag_finding("VL951", suppression.span, None, rules=listed))
-    return kept
+            problems.append(problem("VL951", suppression.span, rules=listed))
+    return kept, problems

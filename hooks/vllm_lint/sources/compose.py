@@ -20,9 +20,11 @@ from vllm_lint.read.yaml import (
     token,
 )
 from vllm_lint.sources.commandline import Word, invocations
+from vllm_lint.sources.document import Document
 
 
-def find(yf: YamlFile) -> Iterator[Invocation]:
+def find(doc: Document) -> Iterator[Invocation]:
+    yf = doc.yf
     for document in yf.documents:
         services = get(document, "services")
         if not is_mapping(services):

@@ -32,12 +32,14 @@ from vllm_lint.read.yaml import (
     token,
 )
 from vllm_lint.sources.chart_argv import ArgvBuilder, has_key, key_node, truthy
+from vllm_lint.sources.document import Document
 from vllm_lint.sources.kubernetes import env_list
 from vllm_lint.sources.programs import server_args
 from vllm_lint.sources.shell_commands import yaml_invocation
 
 
-def find(yf: YamlFile) -> Iterator[Invocation]:
+def find(doc: Document) -> Iterator[Invocation]:
+    yf = doc.yf
     for document in yf.documents:
         if not is_mapping(document):
             continue

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vllm_lint.files.textpos import FilePositions, MappedPositions
-from vllm_lint.model import Finding, Invocation, ReleaseChoice, Span, Token
+from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
 from vllm_lint.read.shell import Command, Lexer, Point, Value, VarValue
-from vllm_lint.release import from_image, normalize
+from vllm_lint.release import from_image, pip_pin
+from vllm_lint.sources.document import Document
 from vllm_lint.sources.programs import is_server_image
 from vllm_lint.sources.shell_commands import (
     Launch,
@@ -31,10 +32,6 @@ from vllm_lint.sources.shell_commands import (
 )
 
 _DIRECTIVE = re.compile(r"#\s*([a-zA-Z]+)\s*=\s*(\S+)\s*$")
-_PIP_PIN = re.compile(
-    r"(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?<![\w.-])[\"']?vllm(?:\[[^\]]*\])?\s*===?\s*v?"
-    r"(\d+\.\d+\.\d+(?:\.post\d+)?)"
-)
 _ARG_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?")
 
 
@@ -73,14 +70,8 @@ class _Stage:
     wrote: bool = False  # this stage has its own ENTRYPOINT or CMD
 
 
-@dataclass
-class Found:
-    invocations: list[Invocation] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-
-
-def find(path: str, text: str) -> Found:
-    found = Found()
+def find(doc: Document) -> Iterator[Invocation]:
+    path, text = doc.path, doc.text
     positions = FilePositions(path, text)
     stages: list[_Stage] = []
     global_args: dict[str, str | None] = {}
@@ -103,12 +94,7 @@ def find(path: str, text: str) -> Found:
         if kw == "ENV":
             _env(line, stage)
         elif kw == "RUN":
-            pin = _PIP_PIN.search(line.text)
-            if pin:
-                release = normalize(pin.group(1))
-                stage.hint = ReleaseChoice(
-                    release, f"pip install vllm=={pin.group(1)} (line {line.span.line})"
-                )
+            stage.hint = pip_pin(line.text, f" (line {line.span.line})") or stage.hint
         elif kw in ("ENTRYPOINT", "CMD"):
             command = _command(line, stage)
             stage.wrote = True
@@ -122,10 +108,7 @@ def find(path: str, text: str) -> Found:
         if stage.wrote:
             for launch in _launches(path, stage):
                 origin = f"Dockerfile stage {stage.name}"
-                found.invocations.append(
-                    invocation(path, launch, origin, base, stage.image, stage.hint, stage.env)
-                )
-    return found
+                yield invocation(path, launch, origin, base, stage.image, stage.hint, stage.env)
 
 
 # -- instructions ---------------------------------------------------------------------------

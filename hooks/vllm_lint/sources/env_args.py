@@ -22,23 +22,22 @@ from vllm_lint.read.yaml import (
     YamlFile,
     get,
     is_mapping,
-    is_scalar,
     is_sequence,
     span,
     text_of,
-    token,
+    text_token,
     walk,
 )
 from vllm_lint.sources.chart_argv import ArgvBuilder, go_value, key_node, truthy
 from vllm_lint.sources.commandline import located
+from vllm_lint.sources.document import Document
 from vllm_lint.sources.kubernetes import container_env
 
 ARG_VARIABLES = ("VLLM_ADDITIONAL_ARGS",)
 
 
-def find(yf: YamlFile, found: Sequence[Invocation]) -> Iterator[Invocation]:
-    if not any(name in yf.text for name in ARG_VARIABLES):
-        return
+def find(doc: Document) -> Iterator[Invocation]:
+    yf, found = doc.yf, doc.found
     for document in yf.documents:
         kind = text_of(get(document, "kind")) or "object"
         name = text_of(get(get(document, "metadata"), "name")) or "?"
@@ -87,7 +86,7 @@ def _container(yf: YamlFile, container: Any, owner: str, parallelism: Any) -> It
         others = {k: v for k, v in env.items() if k != variable}
         cname = text_of(get(container, "name")) or "?"
         image_node = get(container, "image")
-        image = token(yf, image_node) if is_scalar(image_node) and text_of(image_node) else None
+        image = text_token(yf, image_node)
         yield Invocation(
             path=yf.path,
             argv=tuple(b.words + words),

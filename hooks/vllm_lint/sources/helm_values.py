@@ -31,10 +31,12 @@ from vllm_lint.read.yaml import (
     items,
     span,
     text_of,
+    text_token,
     token,
 )
 from vllm_lint.sources.chart_argv import ArgvBuilder, go_value, has_key, key_node, truthy
 from vllm_lint.sources.commandline import Word, invocations
+from vllm_lint.sources.document import Document
 from vllm_lint.sources.kubernetes import env_list
 from vllm_lint.sources.programs import server_args
 from vllm_lint.sources.shell_commands import yaml_invocation
@@ -42,7 +44,8 @@ from vllm_lint.sources.shell_commands import yaml_invocation
 _SERVER_SCRIPT = re.compile(r"(?:.*/)?api_server\.py")
 
 
-def find(yf: YamlFile) -> Iterator[Invocation]:
+def find(doc: Document) -> Iterator[Invocation]:
+    yf = doc.yf
     for document in yf.documents:
         if not is_mapping(document):
             continue
@@ -267,7 +270,7 @@ def _llm_d_modelservice(yf: YamlFile, document: Any) -> Iterator[Invocation]:
                 continue  # `custom` (or none): the container's own command is read as a pod spec
             argv = _llm_d_args(yf, document, section, container, artifacts, mode)
             image_node = get(container, "image")
-            image = token(yf, image_node) if is_scalar(image_node) and text_of(image_node) else None
+            image = text_token(yf, image_node)
             origin = f"llm-d-modelservice {role} ({mode})"
             anchor = container  # the chart renders the whole container entry
             yield yaml_invocation(

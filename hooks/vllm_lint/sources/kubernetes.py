@@ -14,15 +14,18 @@ from vllm_lint.read.yaml import (
     is_sequence,
     span,
     text_of,
+    text_token,
     token,
     walk,
 )
 from vllm_lint.sources.commandline import Word, invocations, kube_substitute
+from vllm_lint.sources.document import Document
 
 _CONTAINER_LISTS = ("containers", "initContainers")
 
 
-def find(yf: YamlFile) -> Iterator[Invocation]:
+def find(doc: Document) -> Iterator[Invocation]:
+    yf = doc.yf
     for document in yf.documents:
         kind = text_of(get(document, "kind")) or "object"
         name = text_of(get(get(document, "metadata"), "name")) or "?"
@@ -72,7 +75,7 @@ def words_of(yf: YamlFile, node: Any) -> list[Word]:
 def _container(yf: YamlFile, container: Any, owner: str) -> Iterator[Invocation]:
     env = container_env(yf, container)
     image_node = get(container, "image")
-    image = token(yf, image_node) if is_scalar(image_node) and text_of(image_node) else None
+    image = text_token(yf, image_node)
     command = get(container, "command")
     words = words_of(yf, command) + words_of(yf, get(container, "args"))
     words = [kube_substitute(w, env) for w in words]

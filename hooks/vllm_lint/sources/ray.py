@@ -29,19 +29,20 @@ from vllm_lint.read.yaml import (
     items,
     span,
     text_of,
+    text_token,
     to_python,
     token,
     walk,
 )
 from vllm_lint.release import from_image, normalize
+from vllm_lint.sources.document import Document
 
 _KWARG_KEYS = ("engine_kwargs", "engine_args")
 _NESTED_KEYS = frozenset({"serveConfigV2", "serveConfig"})
 
 
-def find(yf: YamlFile, cat: Catalog) -> Iterator[Invocation]:
-    if not any(key in yf.text for key in _KWARG_KEYS):
-        return  # no walk for files that cannot hold engine keyword arguments
+def find(doc: Document) -> Iterator[Invocation]:
+    yf, cat = doc.yf, doc.catalog
     for document in yf.documents:
         yield from _in(yf, document, cat)
 
@@ -142,7 +143,7 @@ def _env(yf: YamlFile, owner: Any) -> dict[str, Token]:
 
 def _image(yf: YamlFile, engine: Any) -> Token | None:
     node = get(engine, "image")
-    return token(yf, node) if is_scalar(node) and text_of(node) else None
+    return text_token(yf, node)
 
 
 def _hint(yf: YamlFile, engine: Any) -> ReleaseChoice | None:

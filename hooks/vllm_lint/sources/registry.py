@@ -1,75 +1,132 @@
-"""Read one decoded file and find every vLLM invocation in it, by the file's kind."""
+"""Every format vllm-lint reads, in one table, and finding the launches of one file.
+
+A format is one module under `sources/` with `find(doc) -> Iterable[Invocation]`, and one
+line in `SOURCES`: its id, the kind of file it reads (by name and shebang, `files/sniff.py`),
+the words one of which the file must contain for the reader to run (a cheap test before any
+walk of the parsed file), and whether it runs only when no other reader found a launch.
+The modules are imported when a file of their kind is read.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from importlib import import_module
+from typing import Protocol
 
 from vllm_lint.argv.catalog import Catalog
 from vllm_lint.files.sniff import Kind, is_shell_script
-from vllm_lint.model import Finding, Invocation, Span, Token
-from vllm_lint.read import yaml as yamlsrc
+from vllm_lint.model import Invocation, Problem, Token, input_problem, problem
+from vllm_lint.read import yaml
 from vllm_lint.read.shell import TEMPLATE_MARK
-from vllm_lint.rules import registry as rules
-from vllm_lint.sources.shell_commands import opaque_templates
+from vllm_lint.sources.document import Document
+
+
+class _Reader(Protocol):
+    def find(self, doc: Document) -> Iterable[Invocation]: ...
+
+
+@dataclass(frozen=True)
+class Source:
+    id: str
+    kind: Kind  # YAML readers also read templates, once masked
+    module: str  # under vllm_lint.sources
+    markers: tuple[str, ...] = ()  # the text holds one of them, or the reader is not run
+    fallback: bool = False  # runs only when no other reader of the file found a launch
+
+    def reader(self) -> _Reader:
+        module: _Reader = import_module(f"vllm_lint.sources.{self.module}")
+        return module
+
+    def may_read(self, text: str) -> bool:
+        return not self.markers or any(marker in text for marker in self.markers)
+
+
+# In this order: a reader sees what the readers above it found (`Document.found`).
+SOURCES: tuple[Source, ...] = (
+    Source("kubernetes", Kind.YAML, "kubernetes", ("containers", "initContainers")),
+    Source("compose", Kind.YAML, "compose", ("services",)),
+    Source("helm-values", Kind.YAML, "helm_values"),
+    Source(
+        "operator-crds", Kind.YAML, "crds", ("Model", "BackendRuntime", "VLLMRuntime", "catalog")
+    ),
+    Source("ray-engine-kwargs", Kind.YAML, "ray", ("engine_kwargs", "engine_args")),
+    Source("github-actions", Kind.YAML, "github_actions", ("run",)),
+    Source("skypilot", Kind.YAML, "skypilot", ("run",)),
+    Source("dstack", Kind.YAML, "dstack", ("commands",)),
+    Source("baseten", Kind.YAML, "baseten", ("start_command",)),
+    Source("kuberay-job", Kind.YAML, "rayjob", ("RayJob",)),
+    Source("configmap-scripts", Kind.YAML, "configmap_scripts", ("ConfigMap",)),
+    Source("ci-scripts", Kind.YAML, "ci_scripts", ("script:", "source:")),
+    Source("env-args", Kind.YAML, "env_args", ("VLLM_ADDITIONAL_ARGS",)),
+    Source("vllm-config", Kind.YAML, "vllm_config", fallback=True),
+    Source("shell", Kind.SHELL, "shell_script"),
+    Source("dockerfile", Kind.DOCKERFILE, "dockerfile"),
+)
 
 
 @dataclass
 class Extracted:
     invocations: list[Invocation] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)  # problems met while reading
+    problems: list[Problem] = field(default_factory=list)  # met while reading
     standalone_config: bool = False  # the file is a vLLM `--config` file on its own
 
 
-def problem(path: str, rule_id: str, what: str, line: int = 1, col: int = 1) -> Finding:
-    """A finding about the input itself (syntax, encoding, templates)."""
-    return rules.flag_finding(rule_id, Span(path, line, col, line, col + 1), None, problem=what)
-
-
-def extract(path: str, text: str, kind: Kind, config_catalog: Catalog) -> Extracted:
-    """`config_catalog` decides whether a standalone YAML file is a vLLM config file."""
+def extract(path: str, text: str, kind: Kind, catalog: Callable[[], Catalog]) -> Extracted:
+    """Every launch of a decoded file. `catalog` gives the flag catalog of the release the
+    file is read for: it decides whether a standalone YAML file is a vLLM config file."""
     if kind is Kind.UNDECIDED:
         kind = Kind.SHELL if is_shell_script(text[:512].encode("utf-8", "replace")) else Kind.SKIP
     if kind is Kind.YAML:
-        return _yaml(path, text, config_catalog)
+        return _yaml(path, text, catalog)
     if kind is Kind.TEMPLATE:
-        return _template(path, text, config_catalog)
-    if kind is Kind.SHELL:
-        from vllm_lint.sources import shell_script
-
-        return Extracted([_settle(i) for i in shell_script.find(path, text)])
-    if kind is Kind.DOCKERFILE:
-        from vllm_lint.sources import dockerfile
-
-        found = dockerfile.find(path, text)
-        return Extracted([_settle(i) for i in found.invocations], found.findings)
-    return Extracted()
+        return _template(path, text, catalog)
+    if kind is Kind.SKIP:
+        return Extracted()
+    found, _fallback = _run(Document(path, text, catalog), kind)
+    return Extracted([_settle(i) for i in found])
 
 
-def _yaml(path: str, text: str, config_catalog: Catalog) -> Extracted:
+def _run(doc: Document, kind: Kind) -> tuple[list[Invocation], bool]:
+    """The launches the readers of `kind` find, in the table's order, and whether a
+    fallback reader found them (no other reader found any)."""
+    for source in SOURCES:
+        if source.kind is not kind or not source.may_read(doc.text):
+            continue
+        if source.fallback:
+            if not doc.found:
+                doc.found.extend(source.reader().find(doc))
+                return doc.found, bool(doc.found)
+            continue
+        doc.found.extend(source.reader().find(doc))
+    return doc.found, False
+
+
+def _yaml(path: str, text: str, catalog: Callable[[], Catalog]) -> Extracted:
     try:
-        yf = yamlsrc.load(path, text)
-    except yamlsrc.YamlError as exc:
+        yf = yaml.load(path, text)
+    except yaml.YamlError as exc:
         from vllm_lint.read.templates import has_go_actions
 
         if has_go_actions(text) or "%{" in text:
-            return _template(path, text, config_catalog)
+            return _template(path, text, catalog)
         return Extracted(
-            findings=[problem(path, "VL901", f"YAML syntax error: {exc}", exc.line, exc.col)]
+            problems=[input_problem(path, "VL901", f"YAML syntax error: {exc}", exc.line, exc.col)]
         )
-    return _read(yf, config_catalog)
+    return _read_yaml(yf, catalog)
 
 
-def _template(path: str, text: str, config_catalog: Catalog) -> Extracted:
+def _template(path: str, text: str, catalog: Callable[[], Catalog]) -> Extracted:
     """Helm/Go, Terraform, envsubst or str.format templates: masked, then read as YAML."""
     from vllm_lint.read import templates
 
     masked = templates.mask(text, path)
     try:
-        yf = yamlsrc.load(path, masked.text)
-    except yamlsrc.YamlError as exc:
+        yf = yaml.load(path, masked.text)
+    except yaml.YamlError as exc:
         what = "a template that is not YAML even with its expressions masked; not checked"
-        return Extracted(findings=[problem(path, "VL903", what, exc.line)])
-    found = _read(yf, config_catalog)
+        return Extracted(problems=[input_problem(path, "VL903", what, exc.line)])
+    found = _read_yaml(yf, catalog)
     if masked.flavor:
         language = {"go": "Go/Helm", "terraform": "Terraform/envsubst", "format": "str.format"}
         name = language.get(masked.flavor, masked.flavor)
@@ -78,10 +135,10 @@ def _template(path: str, text: str, config_catalog: Catalog) -> Extracted:
                 f"{name} template: literal flags were checked, templated values were not "
                 "(one rendering: every `if` taken)"
             )
-            found.findings.append(problem(path, "VL905", what, masked.first_line))
+            found.problems.append(input_problem(path, "VL905", what, masked.first_line))
         elif _mentions_launch(text):  # e.g. `command: {{ toYaml .Values.command }}`
             what = f"{name} template: no vLLM launch is visible before rendering; not checked"
-            found.findings.append(problem(path, "VL903", what, masked.first_line))
+            found.problems.append(input_problem(path, "VL903", what, masked.first_line))
     return found
 
 
@@ -90,45 +147,23 @@ def _mentions_launch(text: str) -> bool:
     return any(m in text for m in ("vllm serve", "api_server", "vllm-openai", "engine_kwargs"))
 
 
-def _read(yf: yamlsrc.YamlFile, config_catalog: Catalog) -> Extracted:
-    from vllm_lint.sources import (
-        compose,
-        crds,
-        env_args,
-        helm_values,
-        kubernetes,
-        ray,
-        run_blocks,
-        vllm_config,
-    )
-
+def _read_yaml(yf: yaml.YamlFile, catalog: Callable[[], Catalog]) -> Extracted:
     try:
-        found = list(kubernetes.find(yf)) + list(compose.find(yf))
-        found += list(helm_values.find(yf))
-        found += list(crds.find(yf))
-        found += list(ray.find(yf, config_catalog))
-        found += list(run_blocks.find(yf))
-        found += list(env_args.find(yf, found))
-        standalone = False
-        if found:
-            found = _unique([_settle(i) for i in found])
-        else:
-            found = list(vllm_config.find(yf, config_catalog))
-            standalone = bool(found)
+        launches, standalone = _run(Document(yf.path, yf.text, catalog, yf), Kind.YAML)
+        found = _unique([_settle(i) for i in launches])
         notes = _duplicate_keys(yf) if found else []
         return Extracted(found, notes, standalone_config=standalone)
-    except yamlsrc.YamlError as exc:  # alias expansion limit while converting values
-        return Extracted(findings=[problem(yf.path, "VL901", str(exc), exc.line, exc.col)])
+    except yaml.YamlError as exc:  # alias expansion limit while converting values
+        return Extracted(problems=[input_problem(yf.path, "VL901", str(exc), exc.line, exc.col)])
 
 
-def _duplicate_keys(yf: yamlsrc.YamlFile) -> list[Finding]:
+def _duplicate_keys(yf: yaml.YamlFile) -> list[Problem]:
     """Repeated keys in a file that launches vLLM: one of the two values is silently lost."""
     notes = []
     for document in yf.documents:
-        for key, first, again in yamlsrc.duplicate_keys(document):
-            span = yamlsrc.span(yf, again)
+        for key, first, again in yaml.duplicate_keys(document):
             notes.append(
-                rules.flag_finding("VL920", span, None, key=key, first=first.start_mark.line + 1)
+                problem("VL920", yaml.span(yf, again), key=key, first=first.start_mark.line + 1)
             )
     return notes
 
@@ -165,4 +200,7 @@ def _unmask(inv: Invocation) -> Invocation:
 
 
 def _settle(inv: Invocation) -> Invocation:
+    """Template words are opaque (never judged), whichever reader found them."""
+    from vllm_lint.sources.shell_commands import opaque_templates
+
     return opaque_templates(_unmask(inv))

@@ -12,10 +12,12 @@ from pathlib import Path
 
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation
+from vllm_lint.sources.document import Document
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
 
-def find(path: str, text: str) -> Iterator[Invocation]:
+def find(doc: Document) -> Iterator[Invocation]:
+    path, text = doc.path, doc.text
     base = str(Path(path).parent)
     for launch in launches_in(text, FilePositions(path, text), ScriptContext()):
         where = "docker run" if launch.image is not None else "script"

@@ -23,6 +23,7 @@ from vllm_lint.read.yaml import (
     to_python,
     token,
 )
+from vllm_lint.sources.document import Document
 
 # A standalone file is taken for a vLLM config when most of its keys are flags of the release.
 _MIN_KEYS = 2
@@ -64,9 +65,10 @@ def looks_like_config(yf: YamlFile, cat: Catalog) -> bool:
     return known / len(keys) >= _MIN_SHARE
 
 
-def find(yf: YamlFile, cat: Catalog) -> Iterator[Invocation]:
+def find(doc: Document) -> Iterator[Invocation]:
     """A standalone config file is one invocation of its own (without a model on a command line)."""
-    if looks_like_config(yf, cat):
+    yf = doc.yf
+    if looks_like_config(yf, doc.catalog):
         from pathlib import Path
 
         yield Invocation(

@@ -1,0 +1,92 @@
+"""The effective settings of one launch: its `--config` file and command line read by the
+argv grammar of its release, its environment, the release's defaults, derived values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from vllm_lint import release as releases
+from vllm_lint.argv.catalog import Catalog, catalog_for
+from vllm_lint.argv.parser import ArgvParser
+from vllm_lint.effective.derive import derive
+from vllm_lint.effective.settings import Settings
+from vllm_lint.model import Invocation, Problem, Span, Token, problem
+from vllm_lint.options import Options
+from vllm_lint.read import yaml
+
+
+def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, list[Problem]]:
+    """The effective settings of an invocation and the flag problems met on the way."""
+    release = releases.for_launch(invocation, options)
+    parser = ArgvParser(catalog_for(releases.catalog_release(release.version)), release)
+    settings = Settings(release)
+    problems: list[Problem] = []
+    config = config_argument(invocation.argv)
+    if config is not None and not config.opaque:
+        config_argv, config_problems = _config_argv(config, invocation, options)
+        problems += config_problems
+        problems += parser.parse(config_argv, into=settings).problems
+    problems += parser.parse(invocation.argv, into=settings).problems
+    if invocation.image is not None and not invocation.image.opaque:
+        settings.set("image", invocation.image.text, invocation.image.span)
+    for name, token in invocation.env.items():
+        settings.set(f"env.{name}", token.text, token.span)
+        if token.opaque:
+            settings.opaque.add(f"env.{name}")
+    _fill_defaults(settings, parser.cat)
+    derive(settings)
+    return settings, problems
+
+
+def _fill_defaults(settings: Settings, cat: Catalog) -> None:
+    document = settings.document
+    for path, default in cat.defaults:
+        if path not in document:  # top-level paths only: `Settings.has` and `set`, inlined
+            document[path] = default
+            settings.defaulted.add(path)
+
+
+def config_argument(argv: Iterable[Token]) -> Token | None:
+    """The word naming the `--config` file, if the launch names one."""
+    words = list(argv)
+    for i, tok in enumerate(words):
+        if tok.text == "--config" and i + 1 < len(words):
+            return words[i + 1]
+        if tok.text.startswith("--config="):
+            return Token(tok.text.partition("=")[2], tok.span, tok.opaque)
+    return None
+
+
+def _config_argv(
+    config: Token, invocation: Invocation, options: Options
+) -> tuple[list[Token], list[Problem]]:
+    """The flags of a `--config` file in the repo, as argv words pointing into that file."""
+    from vllm_lint.sources.vllm_config import argv_of
+
+    root = options.root.resolve()
+    try:
+        target = (Path(invocation.base_dir) / config.text).resolve()
+        usable = target.is_relative_to(root) and target.is_file()
+    except (OSError, ValueError):  # a NUL byte, a name too long, a link loop
+        usable = False
+    if not usable:
+        note = problem(
+            "VL904",
+            config.span,
+            invocation.version_hint,
+            problem=f"{config.text} is not in the repo",
+        )
+        return [], [note]
+    shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
+    try:
+        text = target.read_bytes()[: options.max_bytes].decode("utf-8")
+        yf = yaml.load(shown, text)
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [problem("VL904", config.span, problem=f"{config.text}: {exc}")]
+    except yaml.YamlError as exc:
+        span = Span(shown, exc.line, exc.col, exc.line, exc.col + 1)
+        return [], [problem("VL901", span, problem=f"YAML syntax error: {exc}")]
+    if len(yf.documents) != 1 or not yaml.is_mapping(yf.documents[0]):
+        return [], []
+    return argv_of(yf, yf.documents[0]), []

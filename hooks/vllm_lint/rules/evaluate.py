@@ -1,0 +1,90 @@
+"""Evaluating the schema rules of a release on one launch's effective settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from vllm_lint.effective.settings import Settings
+from vllm_lint.effective.settings import lookup as value_at
+from vllm_lint.model import Finding
+from vllm_lint.rules.findings import violation
+from vllm_lint.rules.registry import Rule, RuleSet
+
+_COMPARE = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "not-divisible-by": lambda a, b: b != 0 and a % b != 0,
+}
+
+
+def compare_holds(instance: Mapping[str, Any], spec: Mapping[str, Any]) -> bool:
+    """`compare`: holds when `left op (right + add)` for two numbers of the document.
+
+    JSON Schema compares a value with a constant only; rules such as
+    `replayssm_buffer_len < 1 + num_speculative_tokens` need two values of the document.
+    A missing or non-numeric operand means the comparison does not hold.
+    """
+    left = value_at(instance, spec["left"], None)
+    right = spec["value"] if "value" in spec else value_at(instance, spec["right"], None)
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
+    return numeric and bool(_COMPARE[spec["op"]](left, right + spec.get("add", 0)))
+
+
+def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`compare` for jsonschema (see `compare_holds`)."""
+    from jsonschema import ValidationError
+
+    if isinstance(instance, dict) and not compare_holds(instance, spec):
+        yield ValidationError(f"comparison {spec} does not hold")
+
+
+@cache
+def validator_class() -> Any:
+    """Draft 2020-12 with the `compare` keyword: what a rule's `rejects` is written in."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(Draft202012Validator, {"compare": _compare_keyword})
+
+
+@cache
+def _span_paths(rule: Rule) -> frozenset[str]:
+    """The rule's flags and every parent of them: `Settings.span(flag)` finds a span only if
+    one of these paths has one, so a file that wrote none of them skips the rule at once."""
+    return frozenset(p.rsplit(".", n)[0] for p in rule.flags for n in range(p.count(".") + 1))
+
+
+@cache
+def _check(rule: Rule) -> Callable[[Any], bool]:
+    """The rule's schema compiled, on the first document that needs it (rules are hashed by
+    identity); jsonschema only for a keyword outside the fast subset."""
+    from vllm_lint.rules.fastschema import compile_schema
+
+    check = compile_schema(rule.rejects, compare_holds)
+    return check if check is not None else validator_class()(rule.rejects).is_valid
+
+
+def evaluate(settings: Settings, ruleset: RuleSet) -> list[Finding]:
+    """Every rule of the release that the settings violate, as findings."""
+    findings = []
+    written = settings.spans.keys()
+    for rule in ruleset.for_release(settings.release.version):
+        if written.isdisjoint(_span_paths(rule)):
+            continue  # the fast form of the next test
+        if not any(p not in settings.defaulted and settings.span(p) for p in rule.flags):
+            continue  # nothing the file wrote takes part: a finding would have no line (and
+            # `violation` would give none), so the schema need not run
+        if any(settings.is_opaque(p) for p in rule.flags):
+            continue  # never judge a value the linter could not read
+        if settings.partial and any(p in settings.defaulted for p in rule.flags):
+            continue  # unreadable flags (`$EXTRA_ARGS`) may have changed that default
+        if _check(rule)(settings.document):
+            finding = violation(rule, settings)
+            if finding is not None:
+                findings.append(finding)
+    return findings

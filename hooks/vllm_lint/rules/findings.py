@@ -1,0 +1,88 @@
+"""Findings: the one place where what the stages met becomes what users read.
+
+A violated schema rule becomes a finding with its message filled from the settings; a
+`Problem` (met by a reader, the argv grammar or the suppressions, under a built-in rule id)
+becomes one with the rule's message filled from the problem's values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from vllm_lint.effective.settings import Settings
+from vllm_lint.model import Finding, Problem, Related
+from vllm_lint.rules.registry import Rule, builtin
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+
+
+def render(template: str, settings: Settings, mark_defaults: bool = True) -> str:
+    """Fill `{path}` placeholders with the settings' values; defaults say so."""
+
+    def value(match: re.Match[str]) -> str:
+        path = match.group(1)
+        if path == "release":
+            return settings.release.version
+        found = settings.get(path)
+        text = (
+            json.dumps(found)
+            if isinstance(found, (dict, list, bool)) or found is None
+            else str(found)
+        )
+        return f"{text} (default)" if mark_defaults and path in settings.defaulted else text
+
+    return _PLACEHOLDER.sub(value, template)
+
+
+def violation(rule: Rule, settings: Settings) -> Finding | None:
+    """The finding of a schema rule the settings violate, on the first flag the file wrote
+    (the others as related places); None when the file wrote none of them."""
+    located = [(path, settings.span(path)) for path in rule.flags if path not in settings.defaulted]
+    spans = [(path, span) for path, span in located if span is not None]
+    if not spans:
+        return None
+    primary = spans[0][1]
+    related: list[Related] = []
+    for path, span in spans[1:]:
+        if span != primary and all(r.span != span for r in related):
+            related.append(Related(span, f"{settings.label(path)} is set here"))
+    message = render(rule.message, settings)
+    vllm_error = rule.vllm_error_for(settings.release.version)
+    if vllm_error:
+        quoted = render(vllm_error, settings, mark_defaults=False)
+        message += f' (vLLM {settings.release.version}: "{quoted}")'
+    return Finding(
+        rule=rule.id,
+        slug=rule.slug,
+        severity=rule.severity,
+        message=message,
+        span=primary,
+        fix=render(rule.fix, settings),
+        related=tuple(related),
+        release=settings.release,
+        help_uri=rule.help_uri,
+    )
+
+
+def from_problem(problem: Problem) -> Finding:
+    """A problem under a built-in flag or input check, its message filled from its values."""
+    rule = builtin(problem.rule)
+    values = dict(problem.values)
+    release = problem.release
+    values.setdefault("release", release.version if release is not None else "")
+    return Finding(
+        rule=rule.id,
+        slug=rule.slug,
+        severity=rule.severity,
+        message=rule.message.format(**values),
+        span=problem.span,
+        fix=rule.fix.format(**values),
+        release=release,
+        help_uri=rule.help_uri,
+    )
+
+
+def from_problems(problems: Iterable[Problem]) -> list[Finding]:
+    return [from_problem(p) for p in problems]

@@ -1,0 +1,38 @@
+"""dstack configurations: `commands:` run as one shell session, with `env:` and `image:`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from vllm_lint.model import Invocation
+from vllm_lint.read.yaml import (
+    YamlFile,
+    get,
+    is_mapping,
+    is_sequence,
+    text_token,
+)
+from vllm_lint.sources.document import Document
+from vllm_lint.sources.yaml_scripts import context_of, image_release, script_launches, variables_of
+
+
+def find(doc: Document) -> Iterator[Invocation]:
+    yf = doc.yf
+    for document in yf.documents:
+        if is_mapping(document):
+            yield from _dstack(yf, document)
+
+
+def _dstack(yf: YamlFile, document: Any) -> Iterator[Invocation]:
+    commands = get(document, "commands")
+    if not is_sequence(commands):
+        return
+    variables = variables_of(yf, get(document, "env"))
+    image_node = get(document, "image")
+    image = text_token(yf, image_node)
+    context = context_of(yf, variables, commands.value[0] if commands.value else None)
+    for item in commands.value:  # one shell session: variables carry over
+        yield from script_launches(
+            yf, item, "dstack commands", context, image, image_release(image)
+        )

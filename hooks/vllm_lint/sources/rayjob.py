@@ -1,0 +1,41 @@
+"""KubeRay RayJob: the `spec.entrypoint` command, on the head group's image."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from vllm_lint.model import Invocation
+from vllm_lint.read.yaml import (
+    YamlFile,
+    get,
+    is_mapping,
+    is_sequence,
+    text_of,
+    text_token,
+)
+from vllm_lint.sources.document import Document
+from vllm_lint.sources.shell_commands import ScriptContext
+from vllm_lint.sources.yaml_scripts import image_release, script_launches
+
+
+def find(doc: Document) -> Iterator[Invocation]:
+    yf = doc.yf
+    for document in yf.documents:
+        if is_mapping(document):
+            yield from _rayjob(yf, document)
+
+
+def _rayjob(yf: YamlFile, document: Any) -> Iterator[Invocation]:
+    if text_of(get(document, "kind")) != "RayJob":
+        return
+    spec = get(document, "spec")
+    entry = get(spec, "entrypoint")
+    head = get(get(get(get(spec, "rayClusterSpec"), "headGroupSpec"), "template"), "spec")
+    containers = get(head, "containers")
+    image = None
+    if is_sequence(containers) and containers.value:
+        image_node = get(containers.value[0], "image")
+        image = text_token(yf, image_node)
+    context = ScriptContext()
+    yield from script_launches(yf, entry, "RayJob entrypoint", context, image, image_release(image))
