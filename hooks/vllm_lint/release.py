@@ -50,12 +50,6 @@ def normalize(release: str) -> str:
     return ".".join(str(part) for part in key(release))
 
 
-def in_range(release: str, first: str | None, last: str | None) -> bool:
-    """Whether `release` lies in [first, last] (either bound may be open)."""
-    k = key(release)
-    return (first is None or key(first) <= k) and (last is None or k <= key(last))
-
-
 def minor_of(release: str) -> str:
     """`0.33.1` → `0.33`: the series a flag catalog stands for."""
     major, minor, _patch = key(release)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from vllm_lint.files.textpos import MappedPositions, Positions
+from vllm_lint.files.textpos import MappedPositions, Positions, ShiftedPositions
 from vllm_lint.model import Span, Token
 
 Point = tuple[int, int]  # 1-based line and column in the file
@@ -401,7 +401,7 @@ class Lexer:
         body = self.text[i : close - 1]
         inner = Lexer(
             body,
-            _Shifted(self.positions, i),
+            ShiftedPositions(self.positions, i),
             self.variables,
             self.kube_vars,
             self.exported,
@@ -670,18 +670,6 @@ def _span(path: str, points: list[Point], fallback: Span | None, at: Point = (1,
         return Span(path, at[0], at[1], at[0], at[1] + 1)
     first, last = min(points), max(points)
     return Span(path, first[0], first[1], last[0], last[1] + 1)
-
-
-class _Shifted:
-    """Positions of a substring that starts at `base` of the lexed text."""
-
-    def __init__(self, inner: Positions, base: int) -> None:
-        self.path = inner.path
-        self._inner = inner
-        self._base = base
-
-    def at(self, index: int) -> tuple[int, int]:
-        return self._inner.at(self._base + index)
 
 
 def _brace_end(text: str, k: int) -> int:

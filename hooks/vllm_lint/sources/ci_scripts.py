@@ -16,16 +16,19 @@ from vllm_lint.read.yaml import (
     walk,
 )
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.yaml_scripts import context_of, image_release, script_launches, variables_of
+from vllm_lint.sources.yaml_scripts import (
+    context_of,
+    each_mapping,
+    image_release,
+    script_launches,
+    variables_of,
+)
 
 _SCRIPT_KEYS = ("script", "source")
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    yf = doc.yf
-    for document in yf.documents:
-        if is_mapping(document):
-            yield from _ci_scripts(yf, document)
+    return each_mapping(doc, _ci_scripts)
 
 
 def _ci_scripts(yf: YamlFile, document: Any) -> Iterator[Invocation]:

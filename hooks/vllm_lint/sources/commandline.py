@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_lint.files.textpos import Positions, align_scalar
-from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.model import Invocation, Token
 from vllm_lint.read.shell import ArrayValue, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
 from vllm_lint.sources.programs import mentions_server
@@ -104,26 +104,6 @@ def invocations(
         yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
 
 
-def script_invocations(
-    yf: YamlFile,
-    node: Any,
-    env: Mapping[str, Token],
-    image: Token | None,
-    hint: ReleaseChoice | None,
-    origin: str,
-    variables: Mapping[str, VarValue] | None = None,
-) -> Iterator[Invocation]:
-    """The launches of a script held in one YAML scalar (a `run: |` block, a ConfigMap file)."""
-    text = str(node.value)
-    if not mentions_server(text) and "docker" not in text:
-        return
-    context = _context(yf, dict(env), None, [])
-    context.variables.update(variables or {})
-    base = str(Path(yf.path).parent)
-    for launch in launches_in(text, scalar_positions(yf, node), context):
-        yield _finish(make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env))
-
-
 def located(yf: YamlFile, tok: Token) -> Value:
     """The value of a scalar token with the place of each of its characters."""
     offset = yf.positions.offset(tok.span.line - 1, tok.span.col - 1)
@@ -176,7 +156,3 @@ def _is_shell_call(before: Sequence[Token]) -> bool:
     return bool(SHELLS.fullmatch(before[0].text)) and all(
         t.text.startswith("-") for t in before[1:]
     )
-
-
-def _version_hint(image: Token | None) -> ReleaseChoice | None:
-    return release_hint(image)

@@ -6,17 +6,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from vllm_lint.model import Invocation
-from vllm_lint.read.yaml import YamlFile, get, is_mapping, items, text_of
+from vllm_lint.read.yaml import YamlFile, get, items, text_of
 from vllm_lint.sources.document import Document
 from vllm_lint.sources.shell_commands import ScriptContext
-from vllm_lint.sources.yaml_scripts import script_launches
+from vllm_lint.sources.yaml_scripts import each_mapping, script_launches
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    yf = doc.yf
-    for document in yf.documents:
-        if is_mapping(document):
-            yield from _configmap(yf, document)
+    return each_mapping(doc, _configmap)
 
 
 def _configmap(yf: YamlFile, document: Any) -> Iterator[Invocation]:

@@ -9,19 +9,21 @@ from vllm_lint.model import Invocation
 from vllm_lint.read.yaml import (
     YamlFile,
     get,
-    is_mapping,
     is_sequence,
     text_token,
 )
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.yaml_scripts import context_of, image_release, script_launches, variables_of
+from vllm_lint.sources.yaml_scripts import (
+    context_of,
+    each_mapping,
+    image_release,
+    script_launches,
+    variables_of,
+)
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    yf = doc.yf
-    for document in yf.documents:
-        if is_mapping(document):
-            yield from _dstack(yf, document)
+    return each_mapping(doc, _dstack)
 
 
 def _dstack(yf: YamlFile, document: Any) -> Iterator[Invocation]:

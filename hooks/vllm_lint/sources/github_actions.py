@@ -10,14 +10,11 @@ from vllm_lint.model import Invocation
 from vllm_lint.read.shell import VarValue
 from vllm_lint.read.yaml import YamlFile, get, is_mapping, is_sequence, items, text_of
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.yaml_scripts import context_of, script_launches, variables_of
+from vllm_lint.sources.yaml_scripts import context_of, each_mapping, script_launches, variables_of
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    yf = doc.yf
-    for document in yf.documents:
-        if is_mapping(document):
-            yield from _github(yf, document)
+    return each_mapping(doc, _github)
 
 
 def _github(yf: YamlFile, document: Any) -> Iterator[Invocation]:

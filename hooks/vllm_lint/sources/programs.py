@@ -12,7 +12,7 @@ _SERVER_MODULES = frozenset({"vllm.entrypoints.openai.api_server", "vllm.entrypo
 _PYTHON = re.compile(r"(?:.*/)?python(?:3(?:\.\d+)?)?")
 _VLLM = re.compile(r"(?:.*/)?vllm")
 # Words that run the next word as the command (with their own options skipped).
-_WRAPPERS = frozenset({"exec", "nohup", "time", "env", "sudo", "setsid", "command", "stdbuf"})
+WRAPPERS = frozenset({"exec", "nohup", "time", "env", "sudo", "setsid", "command", "stdbuf"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)
 # Images whose entrypoint is the vLLM server: arguments alone launch it.
 _SERVER_IMAGE = re.compile(r"(?:^|/)vllm-openai(?:[:@]|$)")
@@ -33,7 +33,7 @@ def server_args(words: Sequence[Token]) -> tuple[int, dict[str, Token]] | None:
             env[name] = words[i]
             i += 1
             continue
-        if text in _WRAPPERS:
+        if text in WRAPPERS:
             i += 1
             while i < len(words) and words[i].text.startswith("-"):
                 i += 1

@@ -9,21 +9,17 @@ from vllm_lint.model import Invocation
 from vllm_lint.read.yaml import (
     YamlFile,
     get,
-    is_mapping,
     is_sequence,
     text_of,
     text_token,
 )
 from vllm_lint.sources.document import Document
 from vllm_lint.sources.shell_commands import ScriptContext
-from vllm_lint.sources.yaml_scripts import image_release, script_launches
+from vllm_lint.sources.yaml_scripts import each_mapping, image_release, script_launches
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    yf = doc.yf
-    for document in yf.documents:
-        if is_mapping(document):
-            yield from _rayjob(yf, document)
+    return each_mapping(doc, _rayjob)
 
 
 def _rayjob(yf: YamlFile, document: Any) -> Iterator[Invocation]:

@@ -15,7 +15,7 @@ from importlib import import_module
 from typing import Protocol
 
 from vllm_lint.argv.catalog import Catalog
-from vllm_lint.files.sniff import Kind, is_shell_script
+from vllm_lint.files.sniff import Kind, kind_for
 from vllm_lint.model import Invocation, Problem, Token, input_problem, problem
 from vllm_lint.read import yaml
 from vllm_lint.read.shell import TEMPLATE_MARK
@@ -76,7 +76,7 @@ def extract(path: str, text: str, kind: Kind, catalog: Callable[[], Catalog]) ->
     """Every launch of a decoded file. `catalog` gives the flag catalog of the release the
     file is read for: it decides whether a standalone YAML file is a vLLM config file."""
     if kind is Kind.UNDECIDED:
-        kind = Kind.SHELL if is_shell_script(text[:512].encode("utf-8", "replace")) else Kind.SKIP
+        kind = kind_for(path, text[:512].encode("utf-8", "replace"))
     if kind is Kind.YAML:
         return _yaml(path, text, catalog)
     if kind is Kind.TEMPLATE:

@@ -18,12 +18,11 @@ from vllm_lint.files.textpos import MappedPositions, Positions
 from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
 from vllm_lint.read.shell import ArrayValue, Command, Lexer, Value, VarValue, element_points
 from vllm_lint.release import from_image
-from vllm_lint.sources.programs import is_server_image, server_args
+from vllm_lint.sources.programs import WRAPPERS, is_server_image, server_args
 
 SHELLS = re.compile(r"(?:.*/)?(?:ba|da|z|k)?sh")
 SHELL_C = re.compile(r"-[a-z]*c[a-z]*")  # -c, -lc, -ec …
 _MAX_NESTING = 3
-_WRAPPER_WORDS = frozenset({"exec", "nohup", "time", "env", "sudo", "setsid", "command", "stdbuf"})
 
 # Launchers that run the next word as the program; value-taking options are listed.
 _LAUNCHERS: dict[str, frozenset[str]] = {
@@ -145,7 +144,7 @@ def _program(words: Sequence[Token], start: int, first: int) -> Sequence[Token]:
     k = first - 1
     while k > start:
         before = words[k - 1].text
-        if before in _WRAPPER_WORDS or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", before, re.S):
+        if before in WRAPPERS or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", before, re.S):
             break
         k -= 1
     return words[k:first] or words[first - 1 : first]
@@ -336,15 +335,6 @@ def opaque_templates(inv: Invocation) -> Invocation:
     from dataclasses import replace
 
     return replace(inv, argv=tuple(argv), partial=True)
-
-
-def node_value(yf: Any, node: Any) -> Value:
-    """A YAML scalar's text with the place of each character (for `$VAR` expansions)."""
-    from vllm_lint.read.yaml import scalar_positions
-
-    text = str(node.value)
-    positions = scalar_positions(yf, node)
-    return Value(text, tuple(positions.at(k) for k in range(len(text))))
 
 
 def yaml_invocation(

@@ -7,17 +7,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from vllm_lint.model import Invocation, ReleaseChoice, Token
-from vllm_lint.read.yaml import YamlFile, get, is_mapping, is_scalar, text_of, text_token, token
+from vllm_lint.read.yaml import YamlFile, get, is_scalar, text_of, text_token, token
 from vllm_lint.release import pip_pin
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.yaml_scripts import context_of, image_release, script_launches, variables_of
+from vllm_lint.sources.yaml_scripts import (
+    context_of,
+    each_mapping,
+    image_release,
+    script_launches,
+    variables_of,
+)
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    yf = doc.yf
-    for document in yf.documents:
-        if is_mapping(document):
-            yield from _skypilot(yf, document)
+    return each_mapping(doc, _skypilot)
 
 
 def _skypilot(yf: YamlFile, document: Any) -> Iterator[Invocation]:

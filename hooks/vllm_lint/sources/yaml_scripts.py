@@ -8,7 +8,7 @@ lexed with the variables its file declares (`env:` / `envs:`), literal values on
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from vllm_lint.read.yaml import (
 )
 from vllm_lint.release import from_image
 from vllm_lint.sources.commandline import located
+from vllm_lint.sources.document import Document
 from vllm_lint.sources.programs import is_server_image
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
@@ -99,3 +100,13 @@ def _exported(yf: YamlFile, variables: dict[str, VarValue], anchor: Any) -> dict
 
 def context_of(yf: YamlFile, variables: dict[str, VarValue], anchor: Any) -> ScriptContext:
     return ScriptContext(dict(variables), {}, _exported(yf, variables, anchor))
+
+
+def each_mapping(
+    doc: Document, read: Callable[[YamlFile, Any], Iterator[Invocation]]
+) -> Iterator[Invocation]:
+    """`read` on every YAML document of the file that is a mapping."""
+    yf = doc.yf
+    for document in yf.documents:
+        if is_mapping(document):
+            yield from read(yf, document)
