@@ -20,14 +20,56 @@ HERE = Path(__file__).resolve().parent
 OWN_FILES = {"README.md", "SOURCES.md", "launches.json", "check_labels.py"}
 
 SHAPES = {
-    "make", "just", "taskfile", "slurm", "pbs", "lsf", "srun-options", "sbatch-wrap", "mpirun",
-    "torchrun", "accelerate", "deepspeed", "ray-job", "nsys", "pm2", "numactl", "taskset", "nohup",
-    "exec", "env", "timeout", "stdbuf", "uv-run", "conda-run", "poetry-run", "pixi-run",
-    "apptainer", "docker-run", "podman-run", "kubectl-run", "eval", "bash-array", "param-default",
-    "shell-function", "source", "no-subcommand", "dockerfile-shell-form", "dockerfile-exec-form",
-    "dockerfile-run", "entrypoint-script", "from-vllm-image", "non-openai-image",
-    "template-envsubst", "template-jinja", "api-server-module", "demo-api-server",
-    "config-through-container", "pin-odd", "ci-job", "negative",
+    "make",
+    "just",
+    "taskfile",
+    "slurm",
+    "pbs",
+    "lsf",
+    "srun-options",
+    "sbatch-wrap",
+    "mpirun",
+    "torchrun",
+    "accelerate",
+    "deepspeed",
+    "ray-job",
+    "nsys",
+    "pm2",
+    "numactl",
+    "taskset",
+    "nohup",
+    "exec",
+    "env",
+    "timeout",
+    "stdbuf",
+    "uv-run",
+    "conda-run",
+    "poetry-run",
+    "pixi-run",
+    "apptainer",
+    "docker-run",
+    "podman-run",
+    "kubectl-run",
+    "eval",
+    "bash-array",
+    "param-default",
+    "shell-function",
+    "source",
+    "no-subcommand",
+    "dockerfile-shell-form",
+    "dockerfile-exec-form",
+    "dockerfile-run",
+    "entrypoint-script",
+    "from-vllm-image",
+    "non-openai-image",
+    "template-envsubst",
+    "template-jinja",
+    "api-server-module",
+    "demo-api-server",
+    "config-through-container",
+    "pin-odd",
+    "ci-job",
+    "negative",
 }
 PROGRAM_WORDS = {
     "vllm serve": ("vllm",),
@@ -73,15 +115,21 @@ def main() -> int:
                 problems.append(f"{rel}: unknown program {prog!r}")
                 continue
             programs[prog] += 1
-            if "model" not in launch or not (launch["model"] is None or isinstance(launch["model"], str)):
+            if "model" not in launch or not (
+                launch["model"] is None or isinstance(launch["model"], str)
+            ):
                 problems.append(f"{rel}:{ln}: model must be a string or null")
             if not isinstance(ln, int) or not 1 <= ln <= len(lines):
                 problems.append(f"{rel}: launch line {ln} outside 1..{len(lines)}")
                 continue
             text = lines[ln - 1]
-            words = (launch["word"],) if launch.get("word") else PROGRAM_WORDS[prog] + DOCKERFILE_WORDS
-            if not any(w in text or w.lower() in text.lower() and w.islower() for w in words):
-                problems.append(f"{rel}:{ln}: expected one of {words} for {prog!r}: {text.strip()[:80]!r}")
+            words = (
+                (launch["word"],) if launch.get("word") else PROGRAM_WORDS[prog] + DOCKERFILE_WORDS
+            )
+            if not any(w in text or (w.lower() in text.lower() and w.islower()) for w in words):
+                problems.append(
+                    f"{rel}:{ln}: expected one of {words} for {prog!r}: {text.strip()[:80]!r}"
+                )
         for neg in entry.get("not_launches", []):
             n_not += 1
             ln = neg.get("line")
@@ -92,12 +140,15 @@ def main() -> int:
                 continue
             word = neg.get("word") or "vllm"
             if word.lower() not in lines[ln - 1].lower():
-                problems.append(f"{rel}:{ln}: not_launch line lacks {word!r}: {lines[ln - 1].strip()[:80]!r}")
+                problems.append(
+                    f"{rel}:{ln}: not_launch line lacks {word!r}: {lines[ln - 1].strip()[:80]!r}"
+                )
 
     on_disk = {
         p.relative_to(HERE).as_posix()
         for p in HERE.rglob("*")
-        if p.is_file() and p.relative_to(HERE).as_posix() not in OWN_FILES
+        if p.is_file()
+        and p.relative_to(HERE).as_posix() not in OWN_FILES
         and "__pycache__" not in p.parts
     }
     for rel in sorted(on_disk - labelled):
