@@ -629,6 +629,26 @@ def _init_false(call: ast.Call | None) -> bool:
     )
 
 
+def class_scope_default(owner: ef.ClassRef, value: ast.expr | None, unknown: Any) -> Any:
+    """A default naming a class attribute: ``Field(default=DEFAULT_MAX_NUM_SEQS)`` with
+    ``DEFAULT_MAX_NUM_SEQS: ClassVar[int] = 128`` in the class body (SchedulerConfig)."""
+    node = value
+    if isinstance(node, ast.Call):
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        node = kw.get("default", node.args[0] if node.args else None)
+    if not isinstance(node, ast.Name):
+        return unknown
+    for c in ef.class_mro(owner):
+        for st in c.node.body:
+            target = st.target if isinstance(st, ast.AnnAssign) else None
+            if isinstance(st, ast.Assign) and len(st.targets) == 1:
+                target = st.targets[0]
+            if isinstance(target, ast.Name) and target.id == node.id:
+                v = ef.literal_default(c.mod, getattr(st, "value", None))
+                return unknown if isinstance(v, ef.Unknown) else v
+    return unknown
+
+
 def field_facts(
     name: str,
     st: ast.AnnAssign,
@@ -693,6 +713,8 @@ def field_facts(
             rec[key] = constraints[key]
     # default
     default = ef.literal_default(mod, st.value)
+    if isinstance(default, ef.Unknown) and default.src not in ("MISSING", "factory"):
+        default = class_scope_default(owner, st.value, default)
     if isinstance(default, ef.Unknown):
         if default.src == "MISSING":
             rec["required"] = True
@@ -754,6 +776,81 @@ def _self_attr(node: ast.expr | None) -> str:
     return ""
 
 
+def _given_attr(node: ast.expr | None, aliases: dict[str, str]) -> str:
+    """The ``self.<attr>`` whose value, when the user gave one, reaches here unchanged:
+    ``self.x``, a local bound to it, or ``self.x if self.x is not None else <default>``
+    (data_parallel_rpc_port, vllm/engine/arg_utils.py:2559 in 0.33)."""
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id, "")
+    if isinstance(node, ast.IfExp):
+        attr = _self_attr(node.body)
+        t = node.test
+        if (
+            attr
+            and isinstance(t, ast.Compare)
+            and _self_attr(t.left) == attr
+            and len(t.ops) == 1
+            and isinstance(t.ops[0], ast.IsNot)
+            and isinstance(t.comparators[0], ast.Constant)
+            and t.comparators[0].value is None
+        ):
+            return attr
+        return ""
+    return _self_attr(node)
+
+
+def _is_none_of(test: ast.expr, attr: str) -> bool:
+    """``self.<attr> is None``."""
+    return (
+        isinstance(test, ast.Compare)
+        and _self_attr(test.left) == attr
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def value_aliases(fn: ast.FunctionDef) -> dict[str, str]:
+    """Locals that hold the user's value unchanged whenever the user gave one: assigned once
+    from ``self.x`` (or ``self.x if self.x is not None else d``), or assigned anything under
+    ``if self.x is None:`` and ``self.x`` in its ``else`` (data_parallel_address,
+    vllm/engine/arg_utils.py:2539-2555 in 0.33)."""
+    assigned: dict[str, list[ast.Assign]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            t = node.targets[0]
+            if isinstance(t, ast.Name):
+                assigned.setdefault(t.id, []).append(node)
+    out: dict[str, str] = {}
+    for name, nodes in assigned.items():
+        if len(nodes) == 1:
+            attr = _given_attr(nodes[0].value, {})
+            if attr:
+                out[name] = attr
+            continue
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.If) and len(node.orelse) == 1):
+                continue
+            st = node.orelse[0]
+            if not (
+                isinstance(st, ast.Assign)
+                and len(st.targets) == 1
+                and isinstance(st.targets[0], ast.Name)
+                and st.targets[0].id == name
+            ):
+                continue
+            attr = _self_attr(st.value)
+            inside = {
+                id(a)
+                for a in ast.walk(node)
+                if isinstance(a, ast.Assign) and a in nodes  # every assignment is in this if
+            }
+            if attr and _is_none_of(node.test, attr) and len(inside) == len(nodes):
+                out[name] = attr
+    return out
+
+
 def constructions(tree: ef.SourceTree) -> tuple[list[Construction], dict[str, str]]:
     """Every ``SomeConfig(...)`` / ``SomeConfig.from_dict(self.x)`` call of
     vllm/engine/arg_utils.py, and the JSON attributes whose keys get ``-`` -> ``_``
@@ -765,12 +862,12 @@ def constructions(tree: ef.SourceTree) -> tuple[list[Construction], dict[str, st
     for fn in ast.walk(mod.ast):
         if not isinstance(fn, ast.FunctionDef):
             continue
-        aliases: dict[str, str] = {}
+        star_aliases: dict[str, str] = {}  # cfg = self.x (json.loads of it later is fine)
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name) and _self_attr(node.value):
-                    aliases[target.id] = _self_attr(node.value)
+                    star_aliases[target.id] = _self_attr(node.value)
                 # self.x = {k.replace("-", "_"): v for k, v in self.x.items()}
                 if isinstance(node.value, ast.DictComp):
                     comp = node.value
@@ -785,6 +882,7 @@ def constructions(tree: ef.SourceTree) -> tuple[list[Construction], dict[str, st
                         and ".replace('-', '_')" in key_src
                     ):
                         dashes[_self_attr(gen.iter.func.value)] = rel_source(tree, mod, node.lineno)
+        aliases = value_aliases(fn)
         for node in ast.walk(fn):
             if not isinstance(node, ast.Call):
                 continue
@@ -802,15 +900,15 @@ def constructions(tree: ef.SourceTree) -> tuple[list[Construction], dict[str, st
                 if kw.arg is None:
                     attr = _self_attr(kw.value)
                     if not attr and isinstance(kw.value, ast.Name):
-                        attr = aliases.get(kw.value.id, "")
+                        attr = star_aliases.get(kw.value.id, "")
                     if attr:
                         star.append(attr)
                 else:
-                    kwargs[kw.arg] = _self_attr(kw.value)
+                    kwargs[kw.arg] = _given_attr(kw.value, aliases)
             if from_dict and node.args:
                 attr = _self_attr(node.args[0])
                 if not attr and isinstance(node.args[0], ast.Name):
-                    attr = aliases.get(node.args[0].id, "")
+                    attr = star_aliases.get(node.args[0].id, "")
                 if attr and _from_dict_constructs(ref):
                     star.append(attr)
             out.append(Construction(ref, kwargs, star, rel_source(tree, mod, node.lineno)))
@@ -938,19 +1036,28 @@ class Miner:
                 return kw[fk.fname]
         return None
 
-    def validated_flag(self, name: str, rec: ef.ArgRecord) -> str | None:
-        """``Class.field`` when the flag's value reaches a validating constructor as is."""
-        fk = rec.kwargs.get("__field__")
-        if not isinstance(fk, ef.FieldKwargs):
-            return None
-        owner = self.owner_refs.get(fk.owner)
-        if owner is None or not is_pydantic(owner):
-            return None
+    def validated_flag(self, name: str, rec: ef.ArgRecord) -> tuple[ef.ClassRef, str] | None:
+        """(class, field) when the flag's value reaches a validating constructor as is: the
+        keyword of the field ``get_kwargs`` made the flag from, or (a flag written by hand,
+        such as --data-parallel-rpc-port) any keyword given the flag's attribute."""
         dest = rec.kwargs.get("dest") if isinstance(rec.kwargs.get("dest"), str) else None
         dest = dest or name[2:].replace("-", "_")
+        fk = rec.kwargs.get("__field__")
+        if isinstance(fk, ef.FieldKwargs):
+            owner = self.owner_refs.get(fk.owner)
+            if owner is None or not is_pydantic(owner):
+                return None
+            for b in self.builds:
+                if b.cls == owner and b.kwargs.get(fk.fname) == dest:
+                    return owner, fk.fname
+            return None
         for b in self.builds:
-            if b.cls == owner and b.kwargs.get(fk.fname) == dest:
-                return f"{fk.owner}.{fk.fname}"
+            if not is_pydantic(b.cls):
+                continue
+            names = {n for n, _, _ in ef.fields_of(b.cls)}
+            for kw, attr in sorted(b.kwargs.items()):
+                if attr == dest and kw in names:
+                    return b.cls, kw
         return None
 
     # -- classes -----------------------------------------------------------
@@ -991,7 +1098,7 @@ class Miner:
             self.describe(n)
 
     def mine(self) -> dict[str, Any]:
-        flags: dict[str, str] = {}
+        flags: dict[str, tuple[ef.ClassRef, str]] = {}
         json_flags: dict[str, dict[str, Any]] = {}
         for name, record, rec in self.flag_records():
             root = self.json_root(name, record, rec)
@@ -1022,12 +1129,12 @@ class Miner:
             target = self.validated_flag(name, rec)
             if target is not None:
                 flags[name] = target
-                owner = self.owner_refs[target.split(".")[0]]
-                self.describe(owner)
+                self.describe(target[0])
         self._name_classes()
         classes_out = {self.names[c]: self._finish(e) for c, e in self.classes.items()}
         for entry in json_flags.values():
             entry["class"] = self.names[entry["class"]]
+        flags_out = {f: f"{self.names[c]}.{fname}" for f, (c, fname) in flags.items()}
         enums_out: dict[str, Any] = {}
         for eref in self.enums:
             ename = self.names[eref]
@@ -1043,7 +1150,7 @@ class Miner:
         return {
             "format": FORMAT_VERSION,
             "release": self.release,
-            "flags": dict(sorted(flags.items())),
+            "flags": dict(sorted(flags_out.items())),
             "json_flags": dict(sorted(json_flags.items())),
             "classes": dict(sorted(classes_out.items())),
             "enums": dict(sorted(enums_out.items())),
