@@ -1198,7 +1198,7 @@ def render(data: dict[str, Any]) -> str:
         value = data[key]
         if isinstance(value, dict) and value:
             lines.append(f"{j(key)}:{{")
-            items = list(value.items())
+            items = sorted(value.items())
             for k, (name, item) in enumerate(items):
                 c = "," if k < len(items) - 1 else ""
                 lines.append(f"{j(name)}:{j(item)}{c}")
