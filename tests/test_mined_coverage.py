@@ -175,6 +175,7 @@ def test_render_is_deterministic_and_compact() -> None:
         "format": 1,
         "release": "0.0.1",
         "flags": {"--b": "C.b", "--a": "C.a"},
+        "conditional": {},
         "json_flags": {},
         "classes": {
             "C": {"source": "vllm/x.py:1", "pydantic": True, "extra": "forbid", "fields": {}}

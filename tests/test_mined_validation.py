@@ -266,6 +266,16 @@ def test_flags_reaching_a_validating_constructor() -> None:
     assert "--port" not in flags
 
 
+def test_lora_flags_only_with_enable_lora() -> None:
+    """vllm/engine/arg_utils.py:2692 (0.33.0): `if self.enable_lora: lora_config =
+    LoRAConfig(max_loras=self.max_loras, ...)`; LoRAConfig.max_loras has ge=1 (lora.py:36)."""
+    data = validation("0.33.0")
+    assert data["flags"]["--max-loras"] == "LoRAConfig.max_loras"
+    assert data["conditional"]["--max-loras"] == "--enable-lora"
+    assert field("0.33.0", "LoRAConfig", "max_loras")["ge"] == 1
+    assert "--gpu-memory-utilization" not in data["conditional"]
+
+
 def test_no_flag_validated_in_0_8_5() -> None:
     """0.8.5: ModelConfig is a plain class and CacheConfig & co. stdlib dataclasses
     (vllm/config.py:203, :1295-1297): building them validates nothing."""

@@ -764,6 +764,8 @@ class Construction:
     kwargs: dict[str, str]  # keyword -> the attribute of self given unchanged ("" otherwise)
     star: list[str]  # self.<attr> given as **
     source: str
+    # the call runs only if these hold: "<attr>" (self.<attr> is truthy), "" (another test)
+    guards: list[str] = field(default_factory=list)
 
 
 def _self_attr(node: ast.expr | None) -> str:
@@ -883,6 +885,7 @@ def constructions(tree: ef.SourceTree) -> tuple[list[Construction], dict[str, st
                     ):
                         dashes[_self_attr(gen.iter.func.value)] = rel_source(tree, mod, node.lineno)
         aliases = value_aliases(fn)
+        parents = {c: n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
         for node in ast.walk(fn):
             if not isinstance(node, ast.Call):
                 continue
@@ -911,8 +914,27 @@ def constructions(tree: ef.SourceTree) -> tuple[list[Construction], dict[str, st
                     attr = star_aliases.get(node.args[0].id, "")
                 if attr and _from_dict_constructs(ref):
                     star.append(attr)
-            out.append(Construction(ref, kwargs, star, rel_source(tree, mod, node.lineno)))
+            out.append(
+                Construction(
+                    ref, kwargs, star, rel_source(tree, mod, node.lineno), _guards(node, parents)
+                )
+            )
     return out, dashes
+
+
+def _guards(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> list[str]:
+    """The tests a call runs under within its function: ``if self.enable_lora:`` gives
+    "enable_lora"; any other test (or the else branch) gives ""."""
+    out: list[str] = []
+    cur = node
+    while cur in parents:
+        p = parents[cur]
+        if isinstance(p, ast.If | ast.IfExp | ast.While) and cur is not p.test:
+            in_body = cur in p.body if isinstance(p.body, list) else cur is p.body
+            attr = _self_attr(p.test) if in_body else ""
+            out.append(attr)
+        cur = p
+    return out
 
 
 def _from_dict_constructs(cref: ef.ClassRef) -> bool:
@@ -1047,18 +1069,27 @@ class Miner:
             owner = self.owner_refs.get(fk.owner)
             if owner is None or not is_pydantic(owner):
                 return None
-            for b in self.builds:
-                if b.cls == owner and b.kwargs.get(fk.fname) == dest:
-                    return owner, fk.fname
-            return None
+            found = [b for b in self.builds if b.cls == owner and b.kwargs.get(fk.fname) == dest]
+            return (owner, fk.fname, found) if found else None
         for b in self.builds:
             if not is_pydantic(b.cls):
                 continue
             names = {n for n, _, _ in ef.fields_of(b.cls)}
             for kw, attr in sorted(b.kwargs.items()):
                 if attr == dest and kw in names:
-                    return b.cls, kw
+                    return b.cls, kw, [b]
         return None
+
+    def condition(self, builds: list[Construction], dests: dict[str, str]) -> str | None:
+        """None when one of the calls always runs; else the boolean flag they all run under
+        ("--enable-lora" for LoRAConfig, vllm/engine/arg_utils.py:2692 in 0.33), or "" when
+        that is not one flag."""
+        if any(not b.guards for b in builds):
+            return None
+        flags = {dests.get(g, "") if g else "" for b in builds for g in b.guards[:1]}
+        if len(flags) == 1 and all(len(b.guards) == 1 for b in builds):
+            return flags.pop()
+        return ""
 
     # -- classes -----------------------------------------------------------
     def describe(self, cref: ef.ClassRef) -> None:
@@ -1099,8 +1130,15 @@ class Miner:
 
     def mine(self) -> dict[str, Any]:
         flags: dict[str, tuple[ef.ClassRef, str]] = {}
+        conditional: dict[str, str] = {}
         json_flags: dict[str, dict[str, Any]] = {}
-        for name, record, rec in self.flag_records():
+        records = self.flag_records()
+        dests: dict[str, str] = {}  # EngineArgs attribute -> its boolean flag
+        for name, record, rec in records:
+            dest = rec.kwargs.get("dest") if isinstance(rec.kwargs.get("dest"), str) else None
+            if record.get("is_bool"):
+                dests.setdefault(dest or name[2:].replace("-", "_"), name)
+        for name, record, rec in records:
             root = self.json_root(name, record, rec)
             if root is not None:
                 pyd = is_pydantic(root.cls)
@@ -1128,7 +1166,10 @@ class Miner:
                 continue
             target = self.validated_flag(name, rec)
             if target is not None:
-                flags[name] = target
+                flags[name] = (target[0], target[1])
+                cond = self.condition(target[2], dests)
+                if cond is not None:
+                    conditional[name] = cond
                 self.describe(target[0])
         self._name_classes()
         classes_out = {self.names[c]: self._finish(e) for c, e in self.classes.items()}
@@ -1151,6 +1192,7 @@ class Miner:
             "format": FORMAT_VERSION,
             "release": self.release,
             "flags": dict(sorted(flags_out.items())),
+            "conditional": dict(sorted(conditional.items())),
             "json_flags": dict(sorted(json_flags.items())),
             "classes": dict(sorted(classes_out.items())),
             "enums": dict(sorted(enums_out.items())),
@@ -1192,7 +1234,7 @@ def render(data: dict[str, Any]) -> str:
         return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
     lines = ["{"]
-    keys = ["format", "release", "flags", "json_flags", "classes", "enums"]
+    keys = ["format", "release", "flags", "conditional", "json_flags", "classes", "enums"]
     for i, key in enumerate(keys):
         comma = "," if i < len(keys) - 1 else ""
         value = data[key]
