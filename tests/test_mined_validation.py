@@ -4,6 +4,18 @@ No network and no vLLM: the files are checked against their schemas, against the
 catalogs, and against facts verified by hand in the wheels (file:line of that release).
 Regenerating them needs the wheels: `python -m tools.mine_validation --check` and
 `python -m tools.mine_envs --check` (see tools/README.md).
+
+Asked of vLLM 0.33.0 itself (../shared/oracle, Qwen/Qwen3-8B), as the data says:
+`--max-loras 0` accepted, with `--enable-lora` "max_loras: Input should be greater than or
+equal to 1" (arg_utils.py:2692); `--gpu-memory-utilization 1.5` "less than or equal to 1";
+`--data-parallel-rpc-port 70000` "less than or equal to 65535"; `-sc` with
+`num-speculative-tokens` accepted, with `num_speculative_tokens: 0` "greater than 0";
+`-cc '{"mode":"vllm_compile"}'` accepted, `"bogus"` refused (compilation.py:865);
+`kv_role: "kv_bogus"` "Input should be 'kv_producer', 'kv_both' or 'kv_consumer'";
+`--attention-config '{"backend":"auto"}'` accepted; `--watermark-config '{"alpha":0.5}'` "key:
+Field required"; `--seed -1` accepted (no bound before 0.34); an unknown VLLM_* variable
+accepted, refused with --fail-on-environ-validation (platforms/interface.py:1465);
+VLLM_WORKER_MULTIPROC_METHOD=bogus accepted (env choices are checked when read, not at start).
 """
 
 from __future__ import annotations
