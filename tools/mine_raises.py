@@ -33,10 +33,13 @@ Coverage of each site, first that applies:
   the error branch of a before-validator that looks an enum up by name (the field is marked
   ``match: name_upper``), or its guard compares one field with the very bound pydantic
   checks (``if self.x <= 0`` with ``gt: 0``);
-* ``reason``: what the verdict hangs on, when the text says so (regular expressions over the
-  message and its guard): ``model`` (the model's config, weights, tokenizer, architecture),
-  ``hardware`` (platform, GPU, device capability), ``network``, ``package`` (a missing
-  package), ``runtime`` (a function not run at startup: requests, engine steps);
+* ``reason``: what the verdict hangs on, when the code says so (regular expressions over the
+  tests guarding the site and its function's name, ``REASONS``; a message says it only for a
+  missing package or a failure at run time, since a message may well name "CUDA graphs" about
+  a flag): ``model`` (the model's HF config, architecture, heads, registry), ``hardware``
+  (``current_platform``, device capability), ``network`` (sockets, ZMQ, Ray), ``package``
+  (``pip install``, ``find_spec``), ``runtime`` (a function not run at startup in
+  ``vllm/v1/engine``, or a message about a process that failed, died or timed out);
 * ``uncovered``: none of these.
 """
 
@@ -83,46 +86,45 @@ IGNORED_WARNING = re.compile(
     r"|will be set to|is set to|forcing|forced",
     re.I,
 )
-REASONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+# (reason, pattern over the code: the guarding tests and the function's name, pattern over
+# the message or None). The code decides: a message may say "CUDA graphs" or "S3" about a flag.
+REASONS: tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...] = (
     (
         "package",
-        re.compile(
-            r"pip install|is not installed|not installed|ImportError|ModuleNotFoundError"
-            r"|requires the \S+ package|please install",
-            re.I,
-        ),
+        re.compile(r"find_spec|importlib|ImportError|ModuleNotFoundError|is_installed", re.I),
+        re.compile(r"pip install|not installed|please install|requires the \S+ package", re.I),
     ),
     (
         "model",
         re.compile(
-            r"hf_config|hf_text_config|hf_image_processor|architecture|model_type|model_arch"
-            r"|is_multimodal|is_hybrid|is_attention_free|use_mla|is_deepseek_mla|is_moe"
-            r"|is_encoder_decoder|num_attention_heads|num_key_value_heads|get_num_\w*heads"
-            r"|total_num_\w*heads|get_num_layers|num_hidden_layers|get_total_num|num_experts"
-            r"|max_position_embeddings|derived_max_model_len|model_max_length|tokenizer"
-            r"|checkpoint|quant_config|quantization_config|get_quant_config|config\.json"
-            r"|safetensors|hf_overrides|registry|supports_\w+|is_\w+_model|model_cls"
-            r"|this model|the model|model does not|vocab_size|hidden_size|head_size"
-            r"|sliding_window|attention_chunk_size|pooling_type|is_matryoshka|rope",
-            re.I,
+            r"hf_config|hf_text_config|hf_image_processor|architectures?\b|model_type"
+            r"|is_multimodal_model|is_hybrid|is_attention_free|use_mla|is_deepseek_mla"
+            r"|\bis_moe\b|is_encoder_decoder|get_num_\w*heads|total_num_\w*heads"
+            r"|get_num_layers|get_total_num|num_experts|max_position_embeddings"
+            r"|derived_max_model_len|get_and_verify_max_len|model_arch|registry"
+            r"|supports_\w+|model_cls|draft_model_config\.hf|vocab_size|hidden_size",
         ),
+        None,
     ),
     (
         "hardware",
         re.compile(
-            r"current_platform|platform|is_cuda|is_rocm|is_tpu|is_xpu|is_cpu|torch\.cuda"
-            r"|device_capability|compute capability|cuda_device_count|device_count|GPU|CUDA"
-            r"|ROCm|TPU|XPU|NCCL|nvlink|has_device_capability|is_device_capability|sm\d+"
-            r"|Blackwell|Hopper|Ampere|memory_profiling|free memory|available memory",
-            re.I,
+            r"current_platform|torch\.cuda|device_capability|cuda_device_count|device_count"
+            r"|is_cuda\(|is_rocm\(|is_tpu\(|is_xpu\(|is_cpu\(|is_cuda_alike|nvlink"
+            r"|get_device_name|_verify_\w*platform|gpu_memory_available|mem_get_info"
         ),
+        None,
     ),
     (
         "network",
+        re.compile(r"\bsocket\b|zmq|get_ip\(|ray\.|requests\.|urlopen|is_port_available"),
+        re.compile(r"address already in use|could not connect|unable to connect", re.I),
+    ),
+    (
+        "runtime",
+        re.compile(r"^$"),
         re.compile(
-            r"download|huggingface_hub|HF_HUB|modelscope|https?://|\burl\b|requests\."
-            r"|socket|address already in use|connect to|\bS3\b|get_ip|ray\.init|ray cluster",
-            re.I,
+            r"\b(failed|died|timed out|crashed)\b|engine core (process|initialization)", re.I
         ),
     ),
 )
@@ -688,9 +690,11 @@ def _bound_guard(test: ast.expr, fields: dict[str, Any]) -> bool:
 def reason_of(site: Site) -> str:
     if site.runtime:
         return "runtime"
-    text = f"{site.message}\n{site.guard}"
-    for name, pattern in REASONS:
-        if pattern.search(text):
+    code = f"{site.guard}\n{site.function}"
+    for name, code_pattern, message_pattern in REASONS:
+        if (site.guard and code_pattern.search(code)) or (
+            message_pattern is not None and message_pattern.search(site.message)
+        ):
             return name
     return ""
 
