@@ -1971,13 +1971,15 @@ def add_config_choices(tree: SourceTree, flags: dict[str, dict[str, Any]]) -> No
             record["config_choices_lower"] = True
 
 
-def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
-    tree = SourceTree(root)
+def interpret_serve(tree: SourceTree) -> tuple[Interpreter, list[ArgRecord]]:
+    """Run ``ServeSubcommand.subparser_init`` symbolically: the interpreter (its
+    ``kwargs_cache`` holds every config class ``get_kwargs`` read) and the
+    ``add_argument`` records in order. tools/mine_validation.py reuses it."""
     profile = detect_profile(tree)
     interp = Interpreter(tree, profile)
     serve = tree.module("vllm.entrypoints.cli.serve")
     if serve is None:
-        raise RuntimeError(f"{root}: vllm/entrypoints/cli/serve.py not found")
+        raise RuntimeError(f"{tree.root}: vllm/entrypoints/cli/serve.py not found")
     cls = next(
         (
             ClassRef(serve, n)
@@ -1994,6 +1996,12 @@ def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
     sink: list[ArgRecord] = []
     meth.bound = Unknown("self")
     interp.run_function(meth, [SubparsersObj(sink)], {})
+    return interp, sink
+
+
+def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
+    tree = SourceTree(root)
+    _, sink = interpret_serve(tree)
     features = read_parser_features(tree)
     enable_disable = bool(features.get("enable_disable_pairing"))
     flags: dict[str, dict[str, Any]] = {}
