@@ -17,6 +17,8 @@ import pytest
 from vllm_lint.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
+# Real public files kept as test data (never collected, imported or run)
+collect_ignore = ["corpus"]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus" / "real-world"
 
