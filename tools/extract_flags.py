@@ -953,7 +953,7 @@ KNOWN_TYPE_FUNCS = {
 }
 
 
-# str methods a type lambda may chain that the linter replays (vllm_lint.argv.parser._normalized)
+# str methods a type lambda may chain that the linter replays (vllm_lint.argv.values.normalized)
 REPLAYABLE_STR_METHODS = {"lower": 0, "upper": 0, "strip": 0, "replace": 2}
 
 

@@ -21,12 +21,20 @@ from typing import Any
 from vllm_lint import release as versions
 from vllm_lint.argv import history as flag_history
 from vllm_lint.argv.catalog import Catalog, FlagSpec, catalog_for, settings_path
+from vllm_lint.argv.json_flags import JsonFlag, JsonValue, dict_update, is_json, json_scalar, nested
+from vllm_lint.argv.values import (
+    BAD,
+    allowed_values,
+    enum_accepts,
+    enum_choices,
+    normalized,
+    parse_bool,
+    parse_int,
+)
 from vllm_lint.effective.settings import Settings
 from vllm_lint.model import Problem, ReleaseChoice, Span, Token, problem
 
 _NUMBER = re.compile(r"-\d+(\.\d+)?([eE][-+]?\d+)?")
-_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT]i?)?")
-_HUMAN_FACTORS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 # JSON flags whose argparse type is `json.loads` alone (and the release that made it so):
 # their keys are judged once, when vLLM builds the config from the value that won, so a
 # value given earlier and replaced is never judged (vllm/engine/arg_utils.py:829 in 0.9.2,
@@ -49,26 +57,6 @@ def _merge_span(first: Span, last: Span) -> Span:
 
 
 @dataclass
-class _Value:
-    """One value of a JSON flag: a full value (`--x '{..}'`), or the object vLLM builds from
-    the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the problems
-    that count only if this value is the one vLLM keeps."""
-
-    value: Any
-    span: Span | None
-    spans: dict[str, Span] = field(default_factory=dict)
-    held: list[Problem] = field(default_factory=list)
-    opaque: bool = False
-    reported: bool = False
-
-
-@dataclass
-class _JsonFlag:
-    full: _Value | None = None  # the last full value: argparse keeps only the last one
-    dotted: dict[str, _Value] = field(default_factory=dict)  # by the flag name as written
-
-
-@dataclass
 class ParsedArgs:
     settings: Settings
     problems: list[Problem] = field(default_factory=list)
@@ -86,7 +74,7 @@ class ArgvParser:
         # what the --config file and the command line wrote, for vLLM joins both into one
         # argv: the values of each JSON flag, the `--spec-*` shortcuts (the key of
         # --speculative-config each sets -> flag, value, where), the VL013 keys reported
-        self._json: dict[str, _JsonFlag] = {}
+        self._json: dict[str, JsonFlag] = {}
         self._spec_shortcuts: dict[str, tuple[str, Any, Span]] = {}
         self._spec_reported: set[str] = set()
 
@@ -187,7 +175,7 @@ class ArgvParser:
         nxt = i + 1
         if nxt < len(tokens) and not tokens[nxt].opaque:
             word = tokens[nxt].text
-            if _parse_bool(word) is not None:
+            if parse_bool(word) is not None:
                 out.problems.append(self._switch_value(key, spec, word, tokens[nxt].span))
                 return nxt + 1
         return nxt
@@ -277,8 +265,8 @@ class ArgvParser:
         if any(v.opaque for v in values):
             path = settings_path(spec)
             shortcut = self._shortcut_key(spec)
-            if _is_json(spec) and not config:
-                self._json.setdefault(path, _JsonFlag()).full = _Value(
+            if is_json(spec) and not config:
+                self._json.setdefault(path, JsonFlag()).full = JsonValue(
                     "<opaque>", span, opaque=True
                 )
             elif shortcut is not None:
@@ -292,14 +280,14 @@ class ArgvParser:
             return nxt
         if spec.nargs in ("+", "*"):
             converted = [self._convert(spec, v, out) for v in values]
-            if all(c is not _BAD for c in converted):
+            if all(c is not BAD for c in converted):
                 self._store(spec, converted, span, out)
         else:
             mark = len(out.problems)
             value = self._convert(spec, values[0], out)
-            if value is not _BAD:
+            if value is not BAD:
                 held: list[Problem] = []
-                if _is_json(spec) and self._judged_when_built(spec):
+                if is_json(spec) and self._judged_when_built(spec):
                     # the keys of a value a later one replaces are never judged: held
                     # until the end (VL007, a value json.loads refuses, is not held)
                     held = out.problems[mark:]
@@ -353,14 +341,14 @@ class ArgvParser:
         # `--x.key+ a,b` is the list ["a", "b"] (json.dumps(value_str.split(","))), merged
         # into what the other dotted keys of the same written name built
         # (FlexibleArgumentParser.parse_args, vllm/utils/argparse_utils.py:399-416 in 0.28)
-        value = raw.split(",") if append else _json_scalar(raw)
+        value = raw.split(",") if append else json_scalar(raw)
         written = tok.text.partition("=")[0].partition(".")[0]
         if written.startswith("--"):
             written = written.replace("_", "-")
-        group = self._json.setdefault(flag_path, _JsonFlag()).dotted.setdefault(
-            written, _Value({}, None)
+        group = self._json.setdefault(flag_path, JsonFlag()).dotted.setdefault(
+            written, JsonValue({}, None)
         )
-        _dict_update(group.value, _nested(subkey.split("."), value))
+        dict_update(group.value, nested(subkey.split("."), value))
         group.spans[f"{flag_path}.{subkey}"] = span
         sink = group.held if self._judged_when_built(spec) else out.problems
         if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
@@ -423,8 +411,8 @@ class ArgvParser:
                 self._spec_shortcuts[shortcut] = (spec.name, value, span)
             return
         path = settings_path(spec)
-        if _is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
-            self._json.setdefault(path, _JsonFlag()).full = _Value(value, span, held=list(held))
+        if is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
+            self._json.setdefault(path, JsonFlag()).full = JsonValue(value, span, held=list(held))
             return
         out.settings.set(path, value, span)
 
@@ -491,27 +479,27 @@ class ArgvParser:
                 return raw  # a parser the catalog cannot replay: never judged
             # argparse checks `choices` against what the type returns (vLLM 0.17+
             # --moe-backend: `lambda s: s.lower().replace("-", "_")`, engine/arg_utils.py)
-            value = _normalized(spec.normalize, raw)
-            allowed = _allowed_values(spec)
+            value = normalized(spec.normalize, raw)
+            allowed = allowed_values(spec)
             if allowed is not None and value not in allowed:
                 # vLLM names the value it read: 'flashinfer_moe_ep_cutedsl'
                 self._not_a_choice(spec, tok, value, ", ".join(sorted(allowed)), out)
-                return _BAD
+                return BAD
             return value
         if "int" in kind or kind == "port":
             value, expected = (
-                _parse_int(raw, human=kind in ("human_int", "int_or_auto"), auto="auto" in kind),
+                parse_int(raw, human=kind in ("human_int", "int_or_auto"), auto="auto" in kind),
                 "an integer",
             )
         elif kind == "float":
             try:
                 value = float(raw)
             except ValueError:
-                value, expected = _BAD, "a number"
+                value, expected = BAD, "a number"
         elif kind == "bool":
-            parsed = _parse_bool(raw)
-            value, expected = (_BAD, "true or false") if parsed is None else (parsed, "")
-        if value is _BAD:
+            parsed = parse_bool(raw)
+            value, expected = (BAD, "true or false") if parsed is None else (parsed, "")
+        if value is BAD:
             out.problems.append(
                 problem(
                     "VL004",
@@ -522,14 +510,14 @@ class ArgvParser:
                     expected=expected or kind,
                 )
             )
-            return _BAD
-        if spec.enum_match and not _enum_accepts(spec, raw):
-            self._not_a_choice(spec, tok, raw, _enum_choices(spec), out)
-            return _BAD
-        allowed = _allowed_values(spec)
+            return BAD
+        if spec.enum_match and not enum_accepts(spec, raw):
+            self._not_a_choice(spec, tok, raw, enum_choices(spec), out)
+            return BAD
+        allowed = allowed_values(spec)
         if allowed is not None and str(value) not in allowed and raw not in allowed:
             self._not_a_choice(spec, tok, raw, ", ".join(sorted(allowed)), out)
-            return _BAD
+            return BAD
         if spec.config_choices is not None and isinstance(value, str):
             # argparse takes any str; vLLM refuses a name its registry lacks when it builds
             # its config ("Unknown quantization method: x. Must be one of [...]",
@@ -558,7 +546,7 @@ class ArgvParser:
             out.problems.append(
                 problem("VL007", tok.span, self.release, flag=spec.name, error=str(exc))
             )
-            return _BAD
+            return BAD
         if isinstance(value, dict) and spec.json_keys:
             for key in value:
                 if key not in spec.json_keys:
@@ -650,101 +638,4 @@ def _unknown_hint(catalogued: str, flag: str, release: str) -> str:
     return hint + (f" ({history})" if history else "")
 
 
-def _is_json(spec: FlagSpec) -> bool:
-    return spec.type == "json" or bool(spec.json_keys)
-
-
-def _nested(keys: Sequence[str], value: Any) -> Any:
-    """create_nested_dict: ["a", "b"], 1 -> {"a": {"b": 1}}."""
-    for key in reversed(keys):
-        value = {key: value}
-    return value
-
-
-def _dict_update(original: dict[str, Any], update: dict[str, Any]) -> None:
-    """recursive_dict_update of FlexibleArgumentParser.parse_args: objects merge, lists add
-    up, anything else is replaced."""
-    for key, value in update.items():
-        if isinstance(value, dict) and isinstance(original.get(key), dict):
-            _dict_update(original[key], value)
-        elif isinstance(value, list) and isinstance(original.get(key), list):
-            original[key] += value
-        else:
-            original[key] = value
-
-
-class _Bad:
-    def __repr__(self) -> str:
-        return "<bad value>"
-
-
-_BAD: Any = _Bad()
 _OPAQUE: Any = object()  # a shortcut's value nobody can read
-
-
-def _enum_accepts(spec: FlagSpec, raw: str) -> bool:
-    """Whether vLLM's own lookup takes `raw` for an Enum-typed flag (see FlagSpec.enum_match)."""
-    if spec.enum_match == "name_upper":
-        names = spec.enum_names or ()
-        return raw.upper() in names or raw.lower() in spec.enum_extra
-    if spec.enum_match == "value":
-        return raw in {str(v) for v in spec.enum_values or ()}
-    return True
-
-
-def _enum_choices(spec: FlagSpec) -> str:
-    if spec.enum_match == "name_upper":
-        words = [*(spec.enum_names or ()), *spec.enum_extra]
-        return ", ".join(words) + " (in any case)"
-    return ", ".join(str(v) for v in spec.enum_values or ())
-
-
-def _normalized(calls: tuple[tuple[str, ...], ...], raw: str) -> str:
-    """Replay a type lambda made of str methods (FlagSpec.normalize) on a value."""
-    value = raw
-    for name, *args in calls:
-        if name == "replace" and len(args) == 2:
-            value = value.replace(args[0], args[1])
-        elif name in ("lower", "upper", "strip") and not args:
-            value = getattr(value, name)()
-    return value
-
-
-def _allowed_values(spec: FlagSpec) -> set[str] | None:
-    if spec.choices:
-        return {str(c) for c in spec.choices if c is not None}
-    return None
-
-
-def _parse_bool(raw: str) -> bool | None:
-    lowered = raw.lower()
-    if lowered in ("true", "1", "yes"):
-        return True
-    if lowered in ("false", "0", "no"):
-        return False
-    return None
-
-
-def _parse_int(raw: str, human: bool, auto: bool) -> Any:
-    if auto and raw == "auto":
-        return raw
-    try:
-        return int(raw)
-    except ValueError:
-        pass
-    if human:
-        match = _HUMAN_INT.fullmatch(raw)
-        if match:
-            factor = _HUMAN_FACTORS[match.group(2)[0].lower()] if match.group(2) else 1
-            if match.group(2) and match.group(2).endswith("i"):
-                factor = 1024 ** (" kmgt".index(match.group(2)[0].lower()))
-            return int(float(match.group(1)) * factor)
-    return _BAD
-
-
-def _json_scalar(raw: str) -> Any:
-    """Dotted-key values are JSON-decoded when they can be, else kept as strings (as vLLM does)."""
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw

@@ -1,0 +1,62 @@
+"""JSON-valued flags: how vLLM's parser merges them (full values, dotted keys, repeats)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vllm_lint.argv.catalog import FlagSpec
+from vllm_lint.model import Problem, Span
+
+
+@dataclass
+class JsonValue:
+    """One value of a JSON flag: a full value (`--x '{..}'`), or the object vLLM builds from
+    the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the problems
+    that count only if this value is the one vLLM keeps."""
+
+    value: Any
+    span: Span | None
+    spans: dict[str, Span] = field(default_factory=dict)
+    held: list[Problem] = field(default_factory=list)
+    opaque: bool = False
+    reported: bool = False
+
+
+@dataclass
+class JsonFlag:
+    full: JsonValue | None = None  # the last full value: argparse keeps only the last one
+    dotted: dict[str, JsonValue] = field(default_factory=dict)  # by the flag name as written
+
+
+def is_json(spec: FlagSpec) -> bool:
+    return spec.type == "json" or bool(spec.json_keys)
+
+
+def nested(keys: Sequence[str], value: Any) -> Any:
+    """create_nested_dict: ["a", "b"], 1 -> {"a": {"b": 1}}."""
+    for key in reversed(keys):
+        value = {key: value}
+    return value
+
+
+def dict_update(original: dict[str, Any], update: dict[str, Any]) -> None:
+    """recursive_dict_update of FlexibleArgumentParser.parse_args: objects merge, lists add
+    up, anything else is replaced."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(original.get(key), dict):
+            dict_update(original[key], value)
+        elif isinstance(value, list) and isinstance(original.get(key), list):
+            original[key] += value
+        else:
+            original[key] = value
+
+
+def json_scalar(raw: str) -> Any:
+    """Dotted-key values are JSON-decoded when they can be, else kept as strings (as vLLM does)."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
