@@ -8,7 +8,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import REPO
-from vllm_lint.effective import derive
+from vllm_lint.effective.derive import models
 from vllm_lint.effective.build import settings_for
 from vllm_lint.options import Options
 from vllm_lint.pipeline import check_command_line, command_line_invocation
@@ -87,11 +87,9 @@ def test_repo_id_matches_case_insensitively_and_exactly() -> None:
 
 
 def test_facts_are_loaded_once() -> None:
-    derive.model_facts("Qwen/Qwen3-8B")
-    loaded = derive._MODEL_FACTS
-    assert loaded is not None
-    derive.model_facts("meta-llama/Llama-3.1-8B-Instruct")
-    assert derive._MODEL_FACTS is loaded
+    models.model_facts("Qwen/Qwen3-8B")
+    models.model_facts("meta-llama/Llama-3.1-8B-Instruct")
+    assert models._facts_by_repo_id.cache_info().misses == 1
 
 
 def test_unknown_words_keep_the_default_length_untrusted() -> None:

@@ -1,0 +1,57 @@
+"""Values vLLM computes from the flags before its validators run, added under `derived.*`.
+
+Rules in schemas/ test these instead of re-deriving them in every schema. One module per
+subsystem; each value cites where vLLM computes it (file:line of the 0.33.0 wheel unless
+noted). A value that would need a guess (an unknown model, an opaque word) is left out, so no
+rule fires on it. The steps run in the order below: a later one may read an earlier one's
+values.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vllm_lint.effective.derive import (
+    engine,
+    kv_transfer,
+    mamba,
+    model_runner,
+    models,
+    parallel,
+    scheduler,
+    serve,
+    speculative,
+    structured_outputs,
+)
+from vllm_lint.effective.derive.values import Derived
+from vllm_lint.effective.settings import Settings
+from vllm_lint.release import key
+
+_PINNED_IMAGE = re.compile(r":v?\d+\.\d+\.\d+[^/]*$|@sha256:[0-9a-f]{64}$")
+
+
+def derive(settings: Settings) -> None:
+    release = key(settings.release.version)
+    out = Derived(settings)
+    speculative.derive_speculative(settings, release, out)
+    models.derive_model(settings, release, out)
+    mamba.derive_mamba(settings, release, out)
+    kv_transfer.derive_kv_transfer(settings, release, out)
+    model_runner.derive_model_runner(settings, release, out)
+    # The image a container or service runs, and whether its tag names a release
+    # (for organisation policies in rule packs: "pin the vLLM image").
+    image = settings.get("image")
+    if isinstance(image, str):
+        out.put("image_pinned", bool(_PINNED_IMAGE.search(image)), "image")
+    put = out.put
+    serve.derive_frontend(settings, release, put)
+    serve.derive_serve_mode(settings, release, put)
+    serve.derive_lb_modes(settings, release, put)
+    serve.derive_dp_launch(settings, release, put)
+    serve.derive_multi_port(settings, release, put)
+    parallel.derive_parallel(settings, release, put)
+    scheduler.derive_batch_and_kernels(settings, release, put)
+    structured_outputs.derive_structured_outputs(settings, release, put)
+    scheduler.derive_hisparse(settings, put)
+    engine.derive_engine(settings, release, put)
+    model_runner.derive_model_runner_features(settings, release, put)

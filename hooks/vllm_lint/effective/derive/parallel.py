@@ -1,0 +1,43 @@
+"""Parallelism: world size and the parallel sizes vLLM derives."""
+
+from __future__ import annotations
+
+from vllm_lint.effective.derive.values import Put, Release, int_value
+from vllm_lint.effective.settings import Settings
+
+
+def derive_parallel(settings: Settings, release: Release, put: Put) -> None:
+    """Products and defaults ParallelConfig's validators compare (0.33.0 config/parallel.py)."""
+    sizes = {
+        name: int_value(settings, f"{name}_parallel_size")
+        for name in ("tensor", "pipeline", "data", "prefill_context", "decode_context")
+    }
+    tp, dp, pcp = sizes["tensor"] or 1, sizes["data"] or 1, sizes["prefill_context"] or 1
+    if not any(f"{n}_parallel_size" in settings.opaque for n in sizes):
+        # the EP group spans TP x DP, and from 0.26 TP x PCP x DP (parallel.py:573-579)
+        put("tp_dp", tp * dp, "tensor_parallel_size", "data_parallel_size")
+        put("tp_pcp_dp", tp * pcp * dp, "tensor_parallel_size", "data_parallel_size")
+        put("tp_pcp", tp * pcp, "tensor_parallel_size", "prefill_context_parallel_size")
+    # --num-redundant-experts (0.9.2-0.11) overrides --eplb-config.num_redundant_experts
+    # (0.10.2 arg_utils.py:1303)
+    redundant = settings.get("num_redundant_experts")
+    if not isinstance(redundant, int) or isinstance(redundant, bool):
+        redundant = settings.get("eplb_config.num_redundant_experts")
+    if isinstance(redundant, int) and not isinstance(redundant, bool):
+        sources = ("num_redundant_experts", "eplb_config.num_redundant_experts", "eplb_config")
+        put("num_redundant_experts", redundant, *sources)
+    # ParallelConfig.use_ubatching / num_ubatches (parallel.py:645-650)
+    dbo = settings.get("enable_dbo") is True
+    ubatch = int_value(settings, "ubatch_size") or 0
+    put("num_ubatches", 2 if dbo else ubatch, "enable_dbo", "ubatch_size")
+    thresholds = [
+        int_value(settings, "dbo_decode_token_threshold"),
+        int_value(settings, "dbo_prefill_token_threshold"),
+    ]
+    if all(t is not None for t in thresholds):
+        put(
+            "dbo_min_token_threshold",
+            min(t for t in thresholds if t is not None),
+            "dbo_decode_token_threshold",
+            "dbo_prefill_token_threshold",
+        )
