@@ -542,7 +542,7 @@ class RuleRef:
 
 def load_rules(rules_dir: Path = RULES) -> list[RuleRef]:
     out = []
-    for path in sorted(rules_dir.glob("*.json")):
+    for path in sorted(rules_dir.glob("*/*.json")):
         for r in json.loads(path.read_text(encoding="utf-8")).get("rules", []):
             src = r.get("source")
             out.append(

@@ -68,7 +68,7 @@ class Rule:
 
     @property
     def origin_is_pack(self) -> bool:
-        return bool(self.origin) and Path(self.origin).parent != schemas_dir() / "rules"
+        return bool(self.origin) and (schemas_dir() / "rules") not in Path(self.origin).parents
 
     def releases_text(self) -> str:
         if self.since and self.before:
@@ -152,7 +152,7 @@ def _meta_schema() -> dict[str, Any]:
 @cache
 def builtin_rules() -> tuple[Rule, ...]:
     rules: list[Rule] = []
-    for path in sorted((schemas_dir() / "rules").glob("*.json")):
+    for path in sorted((schemas_dir() / "rules").glob("*/*.json")):  # <area>/VLnnn-<slug>.json
         rules.extend(load_rule_file(path, validate=False))
     check_variants(rules)
     return tuple(rules)
