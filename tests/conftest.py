@@ -19,8 +19,9 @@ from vllm_lint.cli import main
 REPO = Path(__file__).resolve().parents[1]
 # Real public files kept as test data (never collected, imported or run)
 collect_ignore = ["corpus"]
-SHARED = REPO.parent / "shared"
-CORPUS = SHARED / "corpus" / "real-world"
+DATA = REPO / "tests" / "data"
+# Real public deployment files (tests/corpus/real-world/SOURCES.md: URL, commit, license)
+CORPUS = REPO / "tests" / "corpus" / "real-world"
 
 # A Deployment that vLLM 0.28.0 refuses at startup: --use-replayssm with speculative decoding
 # (line 12: --use-replayssm, line 13: --speculative-config).
@@ -82,3 +83,11 @@ def write(root: Path, name: str, text: str) -> Path:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     return tmp_path
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        help="rewrite tests/cases/**/expected.txt from the real output (then review the diff)",
+    )

@@ -23,7 +23,6 @@ from vllm_lint.read import templates
 from vllm_lint.read import yaml as yamlsrc
 
 SOURCES = CORPUS / "SOURCES.md"
-pytestmark = pytest.mark.skipif(not SOURCES.is_file(), reason="needs ../shared/corpus")
 
 _HUGGINGFACESERVER = (
     "KServe's huggingfaceserver runtime: its own CLI (`--model_name`, `--model_dir`) in front "

@@ -8,8 +8,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import REPO
-from vllm_lint.effective.derive import models
 from vllm_lint.effective.build import settings_for
+from vllm_lint.effective.derive import models
 from vllm_lint.options import Options
 from vllm_lint.pipeline import check_command_line, command_line_invocation
 

@@ -11,10 +11,11 @@ import pytest
 from jsonschema import Draft7Validator
 
 from conftest import BAD_DEPLOYMENT as BAD
-from conftest import REPO, SHARED, run_cli, write
+from conftest import DATA, REPO, run_cli, write
 from vllm_lint.rules import registry as rules
 
-SCHEMA = SHARED / "reference" / "sarif-schema-2.1.0.json"
+# SARIF 2.1.0 (OASIS), vendored: https://docs.oasis-open.org/sarif/sarif/v2.1.0/
+SCHEMA = DATA / "reference" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO, run_cli, write
+from conftest import BAD_DEPLOYMENT, REPO, run_cli, write
 from sources_helpers import launches, words
 
 DEPLOYMENT = """\
@@ -162,3 +162,14 @@ def test_a_standalone_config_file_is_read_for_the_release_the_repo_pins(tmp_path
     assert "1 vLLM invocation" in shown.out, shown.out
     assert "vllm==0.9.2 pinned in requirements.txt:1" in shown.out, shown.out
     assert run_cli("serve-config.yaml", cwd=tmp_path).code == 0
+
+
+def test_folder_walks_show_paths_as_the_user_named_the_folder(tmp_path: Path) -> None:
+    """In a git work tree, `vllm-lint deploy` from the top and `vllm-lint .` from inside the
+    folder name the same file relative to where they ran (not relative to the repo's top)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write(tmp_path, "deploy/k8s/vllm.yaml", BAD_DEPLOYMENT)
+    from_top = run_cli("--format", "json", "deploy", cwd=tmp_path)
+    assert {f["path"] for f in from_top.findings()} == {"deploy/k8s/vllm.yaml"}
+    from_inside = run_cli("--format", "json", ".", cwd=tmp_path / "deploy")
+    assert {f["path"] for f in from_inside.findings()} == {"k8s/vllm.yaml"}

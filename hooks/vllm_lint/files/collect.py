@@ -57,7 +57,8 @@ def _tracked(folder: Path, root: Path) -> list[str]:
 
 
 def _git_files(folder: Path) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files, or None outside a git work tree."""
+    """Tracked and untracked-but-not-ignored files below `folder`, as paths that start with
+    it (as the user named it), or None outside a git work tree."""
     import subprocess  # only folders need git: not on the cold path of a pre-commit run
 
     try:
@@ -74,32 +75,24 @@ def _git_files(folder: Path) -> list[str] | None:
                 "--cached",
                 "--others",
                 "--exclude-standard",
-                "--full-name",
             ],
             capture_output=True,
             check=False,
             timeout=60,
         )
-        top = subprocess.run(
-            ["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            check=False,
-            timeout=60,
-            text=True,
-        )
     except (OSError, subprocess.SubprocessError):
         return None
-    if proc.returncode != 0 or top.returncode != 0:
+    if proc.returncode != 0:
         return None
-    prefix = os.path.relpath(top.stdout.strip())  # once: relpath asks for the cwd every time
+    base = os.fspath(folder)
     names = []
     for raw in proc.stdout.split(b"\0"):
-        name = os.fsdecode(raw)
+        name = os.fsdecode(raw)  # relative to `folder` (git's default without --full-name)
         if not name or kind_of(name) is Kind.SKIP:  # by name first: most files stop here
             continue
-        relative = name if prefix == "." else os.path.join(prefix, name)
-        if os.path.isfile(relative):  # tracked but deleted in the work tree: left out
-            names.append(relative)
+        path = name if base in ("", ".") else os.path.join(base, name)
+        if os.path.isfile(path):  # tracked but deleted in the work tree: left out
+            names.append(path)
     return names
 
 
