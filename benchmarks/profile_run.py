@@ -41,8 +41,7 @@ DEFAULT_PYTHON = Path("/tmp/vllm-lint-bench/vllm-lint/bin/python")
 STAGES: tuple[tuple[str, str, int], ...] = (
     ("vllm_lint.cli", "main", 0),
     ("vllm_lint.cli", "_configuration", 1),
-    ("vllm_lint.config", "discover", 2),
-    ("vllm_lint.cli", "_ruleset", 2),
+    ("vllm_lint.config", "Configs.for_path", 2),
     ("vllm_lint.files.collect", "expand", 1),
     ("vllm_lint.pipeline", "lint_paths", 1),
     ("vllm_lint.config", "Config.excludes", 2),

@@ -59,7 +59,9 @@ def test_configured_default_release_for_files_without_a_tag(repo: Path) -> None:
 def test_bad_configuration_is_a_one_line_usage_error(repo: Path) -> None:
     write(repo, "c.yaml", PAIR_028.format(tag="v0.28.0"))
     cases = {
-        "selct: [VL1]\n": "Additional properties are not allowed ('selct' was unexpected)",
+        "selct: [VL1]\n": ".vllm-lint.yaml:1: unknown key 'selct'; did you mean 'select'?",
+        "fail-on: error\nignore: [VL9999, bogus]\n": "'VL9999' is no rule id, id prefix or slug",
+        "ignore: [replayssm-no-spec-decod]\n": "did you mean replayssm-no-spec-decode?",
         "fail-on: sometimes\n": "fail-on: 'sometimes' is not one of",
         "vllm-version: 0.5.0\n": "vllm-version 0.5.0: unknown release",
         "ignore: VL1\n": "ignore: 'VL1' is not of type 'array'",

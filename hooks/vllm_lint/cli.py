@@ -1,6 +1,7 @@
 """Command line: parse arguments into plain values, run the pipeline, report, exit.
 
-Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage or internal error.
+Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage, configuration or
+internal error (one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -8,17 +9,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from vllm_lint import __version__
 
 if TYPE_CHECKING:
-    from vllm_lint.config import Config
+    from vllm_lint.config import Configs
     from vllm_lint.model import Finding
+    from vllm_lint.options import Options
+    from vllm_lint.pipeline import Results
     from vllm_lint.report import ReportContext
-    from vllm_lint.rules.registry import RuleSet
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_LEVELS = ("error", "warning", "info", "never")
@@ -41,34 +43,47 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="vllm-lint",
         description="Find vLLM flag combinations that vLLM refuses at startup, in the "
-        "Kubernetes manifests, compose files and vLLM config files that launch it.",
-        epilog="Subcommands: `vllm-lint rules` lists the rules, `vllm-lint explain ID` shows one. "
-        "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or internal error.",
+        "Kubernetes manifests, compose files, scripts and vLLM config files that launch it.",
+        epilog="Subcommands: `vllm-lint rules [SELECTOR ...] [--format json]` lists the rules, "
+        "`vllm-lint explain ID` shows one. Exit codes: 0 clean, 1 findings at or above "
+        "--fail-on, 2 usage or configuration error.",
     )
-    parser.add_argument("paths", nargs="*", default=["."], help="files or folders (default: .)")
+    parser.add_argument(
+        "paths", nargs="*", default=["."], help="files or folders (default: .); - reads stdin"
+    )
     parser.add_argument(
         "--vllm-version",
         metavar="X.Y.Z",
         help="check every invocation against this release (ignores image tags)",
     )
-    parser.add_argument("--format", choices=sorted(REPORTERS), default="text")
+    parser.add_argument(
+        "-o",
+        "--output-format",
+        "--format",
+        dest="format",
+        choices=sorted(REPORTERS),
+        default="text",
+        help="text (default), concise (one line per finding), json, github, sarif, markdown",
+    )
     parser.add_argument(
         "--fail-on",
         choices=FAIL_LEVELS,
         default=None,
         help="lowest severity that makes the exit code 1 (default: warning, or the config's)",
     )
-    parser.add_argument(
+    configs = parser.add_mutually_exclusive_group()
+    configs.add_argument(
         "--config",
         metavar="FILE",
-        help="configuration file (default: .vllm-lint.yaml or [tool.vllm-lint] in "
-        "pyproject.toml, found upward from the first path)",
+        help="use this configuration file for every file (default: the nearest "
+        ".vllm-lint.yaml or [tool.vllm-lint] in pyproject.toml above each file)",
     )
+    configs.add_argument("--no-config", action="store_true", help="ignore every configuration file")
     parser.add_argument(
         "--select",
         metavar="IDS",
         type=_id_list,
-        help="only these rules: comma-separated ids, id prefixes (VL1) or slugs",
+        help="only these rules: comma-separated ids, id prefixes (VL1) or slugs, any case",
     )
     parser.add_argument(
         "--ignore",
@@ -77,11 +92,30 @@ def _parser() -> argparse.ArgumentParser:
         help="never report these rules (added to the config's ignore list)",
     )
     parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with `-`: the path the text on stdin stands for (its kind, configuration, "
+        "release pins and the name in findings)",
+    )
+    parser.add_argument(
         "--show-invocations",
         action="store_true",
         help="print every vLLM invocation found (file, line, release, flags) instead of findings",
     )
-    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many findings each rule has, instead of the findings",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print the findings and nothing else"
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="auto (default): when stdout is a terminal, unless NO_COLOR is set or FORCE_COLOR is",
+    )
     parser.add_argument(
         "--sarif-file", metavar="PATH", help="also write the findings as SARIF 2.1.0 to PATH"
     )
@@ -98,8 +132,26 @@ def _parser() -> argparse.ArgumentParser:
         default=10,
         help="with --format github: annotate at most N findings, errors first (default: 10)",
     )
-    parser.add_argument("--version", action="version", version=f"vllm-lint {__version__}")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="print the version and the vLLM releases known"
+    )
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`, worked out only when asked (it reads the catalogue index)."""
+
+    def __call__(self, *args: object, **kwargs: object) -> NoReturn:
+        print(version_text())
+        raise SystemExit(EXIT_CLEAN)
+
+
+def version_text() -> str:
+    """`vllm-lint X (vLLM A to B, N releases)`: the releases this build knows."""
+    from vllm_lint.release import known_releases, normalize
+
+    known = [normalize(r) for r in known_releases()]
+    return f"vllm-lint {__version__} (vLLM {known[0]} to {known[-1]}, {len(known)} releases)"
 
 
 def _id_list(text: str) -> tuple[str, ...]:
@@ -117,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"vllm-lint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    except SystemExit as exc:  # --help, --version
+        return int(exc.code or 0)
     except KeyboardInterrupt:
         return EXIT_ERROR
     except BrokenPipeError:  # `vllm-lint … | head`: the reader left; say nothing more
@@ -144,62 +198,107 @@ def run() -> NoReturn:
 
 
 def _lint(ns: argparse.Namespace) -> int:
-    from vllm_lint.files.collect import expand
+    from vllm_lint.config import ConfigError
     from vllm_lint.model import Severity
     from vllm_lint.options import Options
     from vllm_lint.pipeline import lint_paths, reported
     from vllm_lint.report import REPORTERS, ReportContext
 
-    config = _configuration(ns)
-    ruleset = _ruleset(config)
+    _check_arguments(ns)
+    options = Options(
+        vllm_version=ns.vllm_version,
+        root=Path.cwd(),
+        configs=_configs(ns),
+        keep_invocations=ns.show_invocations,  # else each file's launches go once checked
+    )
+    try:
+        results, texts = _results(ns, options, lint_paths)
+        if ns.show_invocations:
+            from vllm_lint.report.invocations import show
+
+            show(results, options, sys.stdout, results.files_checked)
+            return EXIT_CLEAN
+        findings = reported(results, options)
+        root = options.configs.for_path(".")  # the run's own settings: as ruff, the cwd's
+    except ConfigError as exc:  # a configuration met on the way (nested, per file)
+        raise UsageError(str(exc)) from None
+    context = ReportContext(
+        files_checked=results.files_checked,
+        invocations=results.invocations,
+        color=_color(ns.color),
+        annotate_limit=ns.annotate_limit,
+        rules=options.configs.rules_seen(),
+        quiet=ns.quiet,
+        texts=texts,
+    )
+    if ns.statistics:
+        from vllm_lint.report.statistics import report as statistics
+
+        statistics(findings, sys.stdout, context, ns.format)
+    else:
+        REPORTERS[ns.format](findings, sys.stdout, context)
+    _write_files(ns, findings, context)
+    fail_on = ns.fail_on or root.fail_on or "warning"
+    if fail_on == "never":
+        return EXIT_CLEAN
+    level = Severity.parse(fail_on)
+    return EXIT_FINDINGS if any(f.severity >= level for f in findings) else EXIT_CLEAN
+
+
+def _check_arguments(ns: argparse.Namespace) -> None:
     if ns.vllm_version:
-        from vllm_lint import release as versions
+        from vllm_lint import release
 
         try:
-            versions.normalize(ns.vllm_version)
+            release.normalize(ns.vllm_version)
         except ValueError as exc:
             raise UsageError(f"--vllm-version: {exc}") from None
-        if not versions.is_supported(ns.vllm_version):
+        if not release.is_supported(ns.vllm_version):
             raise UsageError(
                 f"--vllm-version {ns.vllm_version}: no flag catalog for that release series "
                 f"(known: {', '.join(_known_series())})"
             )
     if ns.annotate_limit < 0:
         raise UsageError("--annotate-limit: must be 0 or more")
+    if "-" in ns.paths and len(ns.paths) > 1:
+        raise UsageError("`-` (stdin) cannot be given with other paths")
+    if ns.stdin_filename is not None and ns.paths != ["-"]:
+        raise UsageError("--stdin-filename goes with `-` (read the file from stdin)")
     for path in ns.paths:
-        if not os.path.lexists(path):
+        if path != "-" and not os.path.lexists(path):
             raise UsageError(f"{path}: no such file or folder")
-    options = Options(
-        vllm_version=ns.vllm_version,
-        default_version=config.vllm_version,
-        root=Path.cwd(),
-        config=config,
-        rules=ruleset,
-        keep_invocations=ns.show_invocations,  # else each file's launches go once checked
-        **({"max_bytes": config.max_file_size} if config.max_file_size else {}),
-    )
-    results = lint_paths(expand(ns.paths, options.root), options)
-    if ns.show_invocations:
-        from vllm_lint.report.invocations import show
 
-        show(results, options, sys.stdout, results.files_checked)
-        return EXIT_CLEAN
-    findings = reported(results, options)
-    color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty())
-    context = ReportContext(
-        files_checked=results.files_checked,
-        invocations=results.invocations,
-        color=color,
-        annotate_limit=ns.annotate_limit,
-        rules=ruleset,
-    )
-    REPORTERS[ns.format](findings, sys.stdout, context)
-    _write_files(ns, findings, context)
-    fail_on = ns.fail_on or config.fail_on or "warning"
-    if fail_on == "never":
-        return EXIT_CLEAN
-    level = Severity.parse(fail_on)
-    return EXIT_FINDINGS if any(f.severity >= level for f in findings) else EXIT_CLEAN
+
+def _results(
+    ns: argparse.Namespace, options: Options, lint_paths: Callable[..., Results]
+) -> tuple[Results, dict[str, str]]:
+    """The linted files' results, and the text of a file read from stdin (for excerpts)."""
+    if ns.paths != ["-"]:
+        from vllm_lint.files.collect import expand
+
+        return lint_paths(expand(ns.paths, options.root), options), {}
+    from vllm_lint.pipeline import Results, lint_bytes
+
+    path = ns.stdin_filename or "<stdin>"
+    data = sys.stdin.buffer.read(options.max_bytes(path) + 1)
+    results = Results()
+    if not options.config_for(path).excludes(path):
+        result = lint_bytes(path, data, options)
+        results.files_checked = 1
+        results.invocations = len(result.invocations)
+        results.append(result)
+    return results, {path: data.decode("utf-8", errors="replace")}
+
+
+def _color(choice: str) -> bool:
+    """--color, else NO_COLOR / FORCE_COLOR (https://no-color.org), else a terminal's."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
 
 
 def _write_files(ns: argparse.Namespace, findings: list[Finding], context: ReportContext) -> None:
@@ -220,42 +319,34 @@ def _write_files(ns: argparse.Namespace, findings: list[Finding], context: Repor
         raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
 
 
-def _configuration(ns: argparse.Namespace) -> Config:
-    """The project's configuration with the command line's overrides; rule packs loaded."""
+def _configs(ns: argparse.Namespace) -> Configs:
+    """Which configuration governs each file, with the command line's overrides applied."""
     from dataclasses import replace
 
-    from vllm_lint.config import ConfigError, discover
+    from vllm_lint.config import Config, ConfigError, Configs, load
+
+    def adjust(config: Config) -> Config:
+        if ns.select is not None:
+            config = replace(config, select=ns.select)
+        if ns.ignore:
+            config = replace(config, ignore=config.ignore + ns.ignore)
+        return config
 
     try:
-        config = discover(ns.paths, ns.config)
+        if ns.config is not None:
+            path = Path(ns.config)
+            if not path.is_file():
+                raise UsageError(f"{ns.config}: no such configuration file")
+            return Configs(fixed=load(path), adjust=adjust)
+        return Configs(discover=not ns.no_config, adjust=adjust)
     except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-    if ns.select is not None:
-        config = replace(config, select=ns.select)
-    if ns.ignore:
-        config = replace(config, ignore=config.ignore + ns.ignore)
-    if config.vllm_version:
-        from vllm_lint import release as versions
-
-        if not versions.is_supported(config.vllm_version):
-            raise UsageError(f"{config.path}: vllm-version {config.vllm_version}: unknown release")
-    return config
-
-
-def _ruleset(config: Config) -> RuleSet:
-    """The built-in rules and the configuration's rule packs."""
-    from vllm_lint.rules.registry import RuleFileError, RuleSet, load_rule_file
-
-    try:
-        return RuleSet(tuple(rule for path in config.extra_rules for rule in load_rule_file(path)))
-    except RuleFileError as exc:
         raise UsageError(str(exc)) from None
 
 
 def _known_series() -> list[str]:
-    from vllm_lint.argv.catalog import known_releases
+    from vllm_lint.release import known_releases, minor_of
 
-    return [".".join(r.split(".")[:2]) for r in known_releases()]
+    return [minor_of(r) for r in known_releases()]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,28 +1,51 @@
 """Project configuration: `.vllm-lint.yaml` or `[tool.vllm-lint]` in pyproject.toml.
 
-Found upward from the linted paths (the first folder that has either file; `.vllm-lint.yaml` wins
-over pyproject.toml), unless `--config FILE` names one. Validated against
-`schemas/config.schema.json`: an unknown key or bad value is a usage error (exit 2).
+As with ruff, each file is governed by the configuration nearest to it: the first folder at or
+above the file that has one (`.vllm-lint.yaml` wins over pyproject.toml), the search stopping at
+the top of the git work tree. `--config FILE` governs every file instead, `--no-config` none.
+Paths in a configuration (`exclude`, `per-path-ignores`) are relative to its folder, with
+.gitignore semantics, and never reach files outside it. Validated against
+`schemas/config.schema.json`: an unknown key, a bad value or an unknown rule selector is a usage
+error (exit 2) naming the file, the line and the nearest valid word.
 """
 
 from __future__ import annotations
 
-import fnmatch
+import difflib
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path, PurePosixPath
-from typing import Any
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from vllm_lint.resources import schemas_dir
+from vllm_lint.rules.registry import BUILTIN, RuleSet
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 CONFIG_NAMES = (".vllm-lint.yaml", ".vllm-lint.yml", "pyproject.toml")
+# What a folder walk leaves out unless `exclude` says otherwise (`extend-exclude` adds to it).
+DEFAULT_EXCLUDE = (
+    ".git/",
+    ".hg/",
+    ".svn/",
+    "node_modules/",
+    ".venv/",
+    "venv/",
+    "__pycache__/",
+    ".tox/",
+    ".mypy_cache/",
+)
+
+_DEFAULT_FOLDERS = frozenset(p.rstrip("/") for p in DEFAULT_EXCLUDE)
 
 
 class ConfigError(Exception):
-    """A configuration problem, as one line naming the file."""
+    """A configuration problem, as one line naming the file (and the line, when known)."""
 
 
 @dataclass(frozen=True)
@@ -32,97 +55,236 @@ class Config:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    exclude: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     fail_on: str | None = None
     extra_rules: tuple[Path, ...] = ()
     max_file_size: int | None = None
-    base: Path = field(default_factory=Path.cwd)  # globs are relative to this folder
+    base: Path = field(default_factory=Path.cwd)  # paths are relative to this folder
+    rules: RuleSet = BUILTIN  # the built-in rules and this configuration's rule packs
 
     def selects(self, rule_id: str, slug: str, path: str) -> bool:
         """Whether a finding of this rule in this file is reported."""
-        if self.select and not _matches(self.select, rule_id, slug):
+        if self.select and not matches(self.select, rule_id, slug):
             return False
-        if _matches(self.ignore, rule_id, slug):
+        if matches(self.ignore, rule_id, slug):
             return False
+        if not self.per_path_ignores:
+            return True
         relative = self._relative(path)
-        return not any(
-            _glob(relative, pattern) and _matches(ids, rule_id, slug)
-            for pattern, ids in self.per_path_ignores
+        return relative is None or not any(
+            spec.match_file(relative) and matches(ids, rule_id, slug)
+            for spec, ids in self._per_path_specs
         )
 
     def excludes(self, path: str) -> bool:
+        """Whether a path (a file or a folder, written as the user gave it) is excluded."""
+        if not self.exclude:
+            return False
         relative = self._relative(path)
-        return any(_glob(relative, pattern) for pattern in self.exclude)
+        if relative is None or relative == ".":
+            return False
+        if self.exclude is DEFAULT_EXCLUDE:  # the common case, without loading pathspec
+            return not _DEFAULT_FOLDERS.isdisjoint(relative.split("/")[:-1])
+        return self._exclude_spec.match_file(relative) or (
+            os.path.isdir(path) and self._exclude_spec.match_file(relative + "/")
+        )
 
-    def _relative(self, path: str) -> str:
-        try:
-            return Path(path).resolve().relative_to(self.base.resolve()).as_posix()
-        except ValueError:
-            return Path(path).as_posix()
+    @cached_property
+    def _exclude_spec(self) -> GitIgnoreSpec:
+        return _spec(self.exclude)
+
+    @cached_property
+    def _per_path_specs(self) -> tuple[tuple[GitIgnoreSpec, tuple[str, ...]], ...]:
+        return tuple((_spec([pattern]), ids) for pattern, ids in self.per_path_ignores)
+
+    @cached_property
+    def _base(self) -> str:
+        return os.path.abspath(self.base)
+
+    def _relative(self, path: str) -> str | None:
+        """The path relative to the configuration's folder, `/`-separated; None outside it."""
+        relative = os.path.relpath(os.path.abspath(path), self._base)
+        if relative == ".." or relative.startswith(".." + os.sep):
+            return None
+        return relative.replace(os.sep, "/")
 
 
-def _matches(selectors: Iterable[str], rule_id: str, slug: str) -> bool:
-    return any(s == slug or rule_id.startswith(s) for s in selectors)
+def _spec(patterns: Iterable[str]) -> GitIgnoreSpec:
+    from pathspec import GitIgnoreSpec  # only configurations with path patterns need it
+
+    return GitIgnoreSpec.from_lines(patterns)
 
 
-def _glob(relative: str, pattern: str) -> bool:
-    path = PurePosixPath(relative)
-    return (
-        path.match(pattern)
-        or fnmatch.fnmatch(relative, pattern)
-        or (pattern.startswith("**/") and fnmatch.fnmatch(relative, pattern[3:]))
-    )
+def matches(selectors: Iterable[str], rule_id: str, slug: str) -> bool:
+    """A selector is a slug, or an id or id prefix (`VL1`); case does not matter."""
+    upper = rule_id.upper()
+    return any(s.lower() == slug or upper.startswith(s.upper()) for s in selectors)
 
 
-def discover(paths: Sequence[str], explicit: str | None) -> Config:
-    if explicit is not None:
-        path = Path(explicit)
-        if not path.is_file():
-            raise ConfigError(f"{explicit}: no such configuration file")
-        return load(path)
-    start = Path(paths[0] if paths else ".").resolve()
-    folder = start if start.is_dir() else start.parent
-    for candidate in (folder, *folder.parents):
+def selector_problem(selector: str, rules: RuleSet) -> str | None:
+    """Why a selector selects no rule (with the nearest valid one), or None when it is valid."""
+    if any(matches([selector], r.id, r.slug) for r in rules.all):
+        return None
+    names = sorted({r.id for r in rules.all} | {r.slug for r in rules.all})
+    close = difflib.get_close_matches(selector.upper(), [n.upper() for n in names], n=1)
+    close = close or difflib.get_close_matches(selector.lower(), names, n=1)
+    hint = f"; did you mean {_spelled(close[0], names)}?" if close else ""
+    return f"{selector!r} is no rule id, id prefix or slug{hint} (see `vllm-lint rules`)"
+
+
+def _spelled(found: str, names: Sequence[str]) -> str:
+    return next((n for n in names if n.upper() == found.upper()), found)
+
+
+# -- which configuration governs a file --------------------------------------------------------
+
+
+class Configs:
+    """The configuration of each linted file, found once per folder.
+
+    `fixed` governs every file (`--config FILE`, or none with `--no-config`); otherwise the
+    nearest configuration above the file does. `adjust` applies the command line's overrides
+    (`--select`, `--ignore`) to whichever configuration is found.
+    """
+
+    def __init__(
+        self,
+        fixed: Config | None = None,
+        discover: bool = False,
+        adjust: Callable[[Config], Config] | None = None,
+    ) -> None:
+        self._fixed = None if fixed is None else _checked(adjust(fixed) if adjust else fixed)
+        self._discover = discover and fixed is None
+        self._adjust = adjust
+        self._by_folder: dict[str, Config] = {}
+        self._by_file: dict[Path, Config] = {}
+
+    def for_path(self, path: str) -> Config:
+        """The configuration governing `path` (a file or a folder)."""
+        if self._fixed is not None:
+            return self._fixed
+        if not self._discover:
+            return self._by_folder.setdefault("", _checked(self._adjusted(Config())))
+        folder = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
+        return self._in_folder(folder)
+
+    def _in_folder(self, folder: str) -> Config:
+        found = self._by_folder.get(folder)
+        if found is not None:
+            return found
+        config = self._own(folder)
+        if config is None:
+            parent = os.path.dirname(folder)
+            stop = parent == folder or os.path.exists(os.path.join(folder, ".git"))
+            config = _checked(self._adjusted(Config())) if stop else self._in_folder(parent)
+        self._by_folder[folder] = config
+        return config
+
+    def _own(self, folder: str) -> Config | None:
+        """The configuration file of this very folder, if it has one."""
         for name in CONFIG_NAMES:
-            path = candidate / name
+            path = Path(folder, name)
             if path.is_file():
-                config = load(path, required=name != "pyproject.toml")
-                if config.path is not None:
-                    return config
-        if (candidate / ".git").exists():
-            break
-    return Config()
+                if path not in self._by_file:
+                    loaded = load(path, required=name != "pyproject.toml")
+                    if loaded.path is None:
+                        continue  # a pyproject.toml without [tool.vllm-lint]
+                    self._by_file[path] = _checked(self._adjusted(loaded))
+                return self._by_file[path]
+        return None
+
+    def _adjusted(self, config: Config) -> Config:
+        return self._adjust(config) if self._adjust else config
+
+    def used(self) -> list[Config]:
+        """The configurations that governed some file so far, each once."""
+        seen: dict[int, Config] = {}
+        for config in [self._fixed, *self._by_folder.values()]:
+            if config is not None:
+                seen.setdefault(id(config), config)
+        return list(seen.values())
+
+    def rules_seen(self) -> RuleSet:
+        """The built-in rules and every pack of the configurations used (for reporters that
+        describe the rules of the findings)."""
+        packs: dict[str, Any] = {}
+        for config in self.used():
+            for rule in config.rules.packs:
+                packs.setdefault(rule.id, rule)
+        if not packs:
+            return BUILTIN
+        try:
+            return RuleSet(tuple(packs.values()))
+        except Exception:  # two packs' variants of one id in different configs
+            return BUILTIN
+
+
+def _checked(config: Config) -> Config:
+    """Every selector of the configuration (and of the command line) must select a rule."""
+    listed = [*config.select, *config.ignore]
+    listed += [i for _pattern, ids in config.per_path_ignores for i in ids]
+    for selector in listed:
+        problem = selector_problem(selector, config.rules)
+        if problem is not None:
+            where = f"{config.path}: " if config.path is not None else ""
+            raise ConfigError(f"{where}{problem}")
+    return config
+
+
+# -- reading one file ---------------------------------------------------------------------------
 
 
 def load(path: Path, required: bool = True) -> Config:
     """Read one configuration file; pyproject.toml without a [tool.vllm-lint] table is skipped."""
-    data = _read(path)
+    raw = _read_bytes(path)
+    data = _read(path, raw)
     if data is None:
         if required:
             raise ConfigError(f"{path}: no [tool.vllm-lint] table")
         return Config()
-    _validate(path, data)
+    _validate(path, raw, data)
     base = path.resolve().parent
     ignores = data.get("per-path-ignores", {})
-    return Config(
+    exclude = tuple(data.get("exclude", DEFAULT_EXCLUDE)) + tuple(data.get("extend-exclude", ()))
+    packs = tuple(base / p for p in data.get("extra-rules", ()))
+    config = Config(
         path=path,
         vllm_version=data.get("vllm-version"),
         select=tuple(data.get("select", ())),
         ignore=tuple(data.get("ignore", ())),
         per_path_ignores=tuple((glob, tuple(ids)) for glob, ids in ignores.items()),
-        exclude=tuple(data.get("exclude", ())),
+        exclude=exclude,
         fail_on=data.get("fail-on"),
-        extra_rules=tuple(base / p for p in data.get("extra-rules", ())),
+        extra_rules=packs,
         max_file_size=data.get("max-file-size"),
         base=base,
     )
+    if config.vllm_version:
+        from vllm_lint import release
+
+        if not release.is_supported(config.vllm_version):
+            line = _line_of(raw, "vllm-version")
+            raise ConfigError(f"{path}{line}: vllm-version {config.vllm_version}: unknown release")
+    return replace(config, rules=_packs(packs)) if packs else config
 
 
-def _read(path: Path) -> dict[str, Any] | None:
+def _packs(paths: Sequence[Path]) -> RuleSet:
+    from vllm_lint.rules.registry import RuleFileError, load_rule_file
+
     try:
-        raw = path.read_bytes()
+        return RuleSet(tuple(rule for path in paths for rule in load_rule_file(path)))
+    except RuleFileError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def _read(path: Path, raw: bytes) -> dict[str, Any] | None:
     if path.name == "pyproject.toml":
         return _toml_table(path, raw)
     from ruamel.yaml import YAML
@@ -171,10 +333,16 @@ def _fast_check() -> Callable[[Any], bool] | None:
     return compile_schema(schema())
 
 
-def _validate(path: Path, data: dict[str, Any]) -> None:
+def _validate(path: Path, raw: bytes, data: dict[str, Any]) -> None:
     fast = _fast_check()
     if fast is not None and fast(data):
         return  # valid: jsonschema (about 90 ms to import) is needed only to word an error
+    unknown = [key for key in data if key not in schema()["properties"]]
+    if unknown:
+        close = difflib.get_close_matches(str(unknown[0]), list(schema()["properties"]), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        line = _line_of(raw, str(unknown[0]))
+        raise ConfigError(f"{path}{line}: unknown key {unknown[0]!r}{hint}")
     from jsonschema import Draft202012Validator
 
     errors = sorted(
@@ -183,5 +351,14 @@ def _validate(path: Path, data: dict[str, Any]) -> None:
     if errors:
         first = errors[0]
         where = ".".join(str(p) for p in first.absolute_path) or "(top level)"
+        line = _line_of(raw, str(first.absolute_path[0])) if first.absolute_path else ""
         message = re.sub(r"\s+", " ", first.message)
-        raise ConfigError(f"{path}: {where}: {message}")
+        raise ConfigError(f"{path}{line}: {where}: {message}")
+
+
+def _line_of(raw: bytes, key: str) -> str:
+    """`:N` for the first line that sets `key` (YAML `key:` or TOML `key =`), else ``."""
+    pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*[:=]", re.M)
+    text = raw.decode("utf-8", errors="replace")
+    match = pattern.search(text)
+    return f":{text.count(chr(10), 0, match.start()) + 1}" if match else ""

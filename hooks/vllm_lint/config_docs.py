@@ -13,19 +13,28 @@ HEADER = """# Configuration reference
 Generated from [`schemas/config.schema.json`](../schemas/config.schema.json) by
 `python -m vllm_lint.config_docs > docs/configuration.md`; do not edit by hand.
 
-vllm-lint reads `.vllm-lint.yaml` (or `.vllm-lint.yml`), else the `[tool.vllm-lint]` table of
-`pyproject.toml`, from the first folder upward from the first linted path that has one (stopping
-at the repository root). `--config FILE` names one explicitly. Unknown keys and bad values are a
-usage error (exit 2) naming the file and the key. Command-line options win: `--vllm-version`,
-`--fail-on`, `--select` (replaces `select`), `--ignore` (adds to `ignore`).
+Each file is governed by the configuration nearest to it, as in ruff: `.vllm-lint.yaml` (or
+`.vllm-lint.yml`), else the `[tool.vllm-lint]` table of `pyproject.toml`, in the file's folder or
+the first folder above it that has one (the search stops at the top of the git work tree). A
+configuration's paths are relative to its own folder and never reach files outside it. The run's
+own settings (`fail-on`) come from the configuration of the current folder. `--config FILE`
+governs every file instead; `--no-config` ignores them all. Unknown keys, bad values and rule
+selectors that select no rule are a usage error (exit 2) naming the file, the line and the
+nearest valid word. Command-line options win: `--vllm-version`, `--fail-on`, `--select`
+(replaces `select`), `--ignore` (adds to `ignore`). Selectors are ids, id prefixes (`VL1`) or
+slugs, in any case.
+
+`exclude`, `extend-exclude` and the keys of `per-path-ignores` are .gitignore patterns: `k8s`
+(a file or folder of that name at any depth), `k8s/` (a folder), `/k8s/x.yaml` (only at the
+top of the configuration's folder), `k8s/*.yaml` (not in subfolders), `**/*.tpl` (any depth).
 
 ```yaml
 # .vllm-lint.yaml
 vllm-version: 0.33.0          # for files whose image names no release
 ignore: [VL008]               # ids, id prefixes (VL1) or slugs
 per-path-ignores:
-  "legacy/**": [replayssm-no-spec-decode]
-exclude: ["vendor/**"]
+  "legacy/": [replayssm-no-spec-decode]
+extend-exclude: ["vendor/"]
 fail-on: error
 extra-rules: [policies/org.json]
 ```

@@ -33,7 +33,7 @@ def lint_paths(paths: Iterable[str], options: Options) -> Results:
     results = Results()
     dropped = 0  # launches counted, then let go (`keep_invocations`)
     for path in paths:
-        if options.config.exclude and options.config.excludes(path):
+        if options.config_for(path).excludes(path):
             continue
         result = lint_file(path, options)
         results.files_checked += 1
@@ -69,7 +69,9 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
         scanned = {r.path: r.suppressions for r in results}
         findings, problems = suppress.apply(findings, scanned, _read_text)
         findings += from_problems(problems)
-    selected = (f for f in findings if options.config.selects(f.rule, f.slug, f.span.path))
+    selected = (
+        f for f in findings if options.config_for(f.span.path).selects(f.rule, f.slug, f.span.path)
+    )
     return sorted(selected, key=lambda f: f.sort_key())
 
 
@@ -91,14 +93,13 @@ def lint_file(path: str, options: Options) -> FileResult:
     if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
         return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
     try:
-        data = _read(path, options.max_bytes + 1)
+        limit = options.max_bytes(path)
+        data = _read(path, limit + 1)
     except OSError as exc:
         return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
-    if len(data) > options.max_bytes:
+    if len(data) > limit:
         if sniff.worth_parsing(data):
-            return _input_problem(
-                path, "VL902", f"larger than {options.max_bytes} bytes; not checked"
-            )
+            return _input_problem(path, "VL902", f"larger than {limit} bytes; not checked")
         return FileResult(path)
     return lint_bytes(path, data, options)
 
@@ -196,7 +197,7 @@ def check(invocation: Invocation, options: Options) -> list[Finding]:
     from vllm_lint.rules.findings import from_problems
 
     settings, problems = settings_for(invocation, options)
-    return from_problems(problems) + evaluate(settings, options.rules)
+    return from_problems(problems) + evaluate(settings, options.config_for(invocation.path).rules)
 
 
 def check_command_line(

@@ -245,12 +245,13 @@ def _shown(path: Path, top: Path) -> str:
 # -- the choice -----------------------------------------------------------------------------------
 
 
-def fallback(options: Options) -> ReleaseChoice:
-    """`--vllm-version`, else the configured default, else the newest known release."""
+def fallback(options: Options, path: str) -> ReleaseChoice:
+    """`--vllm-version`, else the default of the file's configuration, else the newest known."""
     if options.vllm_version:
         return ReleaseChoice(normalize(options.vllm_version), "--vllm-version")
-    if options.default_version:
-        return ReleaseChoice(normalize(options.default_version), "configured default")
+    default = options.config_for(path).vllm_version
+    if default:
+        return ReleaseChoice(normalize(default), "configured default")
     newest = newest_known()
     return ReleaseChoice(newest, f"no image tag names a release: assumed the newest known {newest}")
 
@@ -259,19 +260,19 @@ def for_file(path: str, options: Options) -> ReleaseChoice:
     """The release a file is read for before its launches are known (which flags make a
     YAML file a vLLM `--config` file): forced, else the repo's pin, else the fallback."""
     if options.vllm_version:
-        return fallback(options)
-    return pinned_release(path, options.root) or fallback(options)
+        return fallback(options, path)
+    return pinned_release(path, options.root) or fallback(options, path)
 
 
 def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
     """--vllm-version, else the launch's own image tag, else a pin in the repo, else the
     configured default or the newest known release."""
     if options.vllm_version:
-        forced = fallback(options)
+        forced = fallback(options, invocation.path)
         pinned = invocation.version_hint
         if pinned is not None and pinned.version != forced.version:  # the upgrade check
             return ReleaseChoice(forced.version, f"--vllm-version (the file pins {pinned.version})")
         return forced
     if invocation.version_hint is not None:
         return invocation.version_hint
-    return pinned_release(invocation.path, options.root) or fallback(options)
+    return pinned_release(invocation.path, options.root) or fallback(options, invocation.path)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from vllm_lint.config import Config, Configs
 from vllm_lint.model import Finding, Severity
 from vllm_lint.options import Options
 from vllm_lint.pipeline import check_command_line
@@ -83,7 +84,7 @@ def _hedges(finding: Finding) -> bool:
 
 def judge(verdict: Verdict, ruleset: rules.RuleSet = rules.BUILTIN) -> Judgement:
     case = verdict.case
-    options = Options(rules=ruleset)
+    options = Options(configs=Configs(fixed=Config(rules=ruleset)))
     findings = tuple(check_command_line(case.line, case.release, case.env_dict, options=options))
     if any(f.severity is Severity.ERROR for f in findings):
         linter = "error"

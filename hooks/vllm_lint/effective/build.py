@@ -80,7 +80,7 @@ def _config_argv(
         return [], [note]
     shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
     try:
-        text = target.read_bytes()[: options.max_bytes].decode("utf-8")
+        text = target.read_bytes()[: options.max_bytes(str(target))].decode("utf-8")
         yf = yaml.load(shown, text)
     except (OSError, UnicodeDecodeError) as exc:
         return [], [problem("VL904", config.span, problem=f"{config.text}: {exc}")]

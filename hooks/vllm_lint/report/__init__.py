@@ -25,6 +25,8 @@ class ReportContext:
         annotate_limit: int = DEFAULT_ANNOTATE_LIMIT,
         workspace: str | None = None,
         rules: RuleSet = BUILTIN,
+        quiet: bool = False,
+        texts: Mapping[str, str] | None = None,
     ) -> None:
         self.files_checked = files_checked
         self.invocations = invocations
@@ -32,6 +34,19 @@ class ReportContext:
         self.annotate_limit = annotate_limit  # `--format github`: how many findings to annotate
         self.workspace = workspace  # paths are shown relative to it (default $GITHUB_WORKSPACE)
         self.rules = rules  # the run's rules (a pack's rules are described like built-in ones)
+        self.quiet = quiet  # the findings and nothing else (no summary line)
+        self.texts = texts or {}  # files not on disk (stdin), by the path findings name
+
+    def lines(self, path: str) -> tuple[str, ...]:
+        """The lines of a linted file, for excerpts: the text read from stdin, else the file."""
+        text = self.texts.get(path)
+        if text is None:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                return ()
+        return tuple(text.splitlines())
 
 
 class _Reporters(Mapping[str, Reporter]):
@@ -39,6 +54,7 @@ class _Reporters(Mapping[str, Reporter]):
 
     _MODULES: ClassVar[dict[str, str]] = {
         "text": "text",
+        "concise": "concise",
         "json": "json_format",
         "github": "github",
         "sarif": "sarif",

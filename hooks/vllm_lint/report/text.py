@@ -16,14 +16,6 @@ _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.IN
 _RESET = "\033[0m"
 
 
-def _lines(path: str) -> tuple[str, ...]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return tuple(handle.read().splitlines())
-    except OSError:
-        return ()
-
-
 def _printable(text: str) -> str:
     """Control characters from a linted file must not drive the terminal."""
     return "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
@@ -43,17 +35,23 @@ def _window(line: str, col: int) -> tuple[str, int]:
     return prefix + clipped + suffix, start - len(prefix)
 
 
+def headline(finding: Finding, context: ReportContext) -> str:
+    """`path:line:col: ID [severity] message`."""
+    span = finding.span
+    severity = finding.severity.label
+    if context.color:
+        severity = f"{_COLORS[finding.severity]}{severity}{_RESET}"
+    return (
+        f"{_printable(span.path)}:{span.line}:{span.col}: {finding.rule} [{severity}] "
+        f"{_printable(finding.message)}"
+    )
+
+
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
-    lines_of = lru_cache(maxsize=64)(_lines)  # per report: files may change between runs
+    lines_of = lru_cache(maxsize=64)(context.lines)  # per report: files change between runs
     for finding in findings:
         span = finding.span
-        severity = finding.severity.label
-        if context.color:
-            severity = f"{_COLORS[finding.severity]}{severity}{_RESET}"
-        out.write(
-            f"{_printable(span.path)}:{span.line}:{span.col}: {finding.rule} [{severity}] "
-            f"{_printable(finding.message)}\n"
-        )
+        out.write(headline(finding, context) + "\n")
         lines = lines_of(span.path)
         if 0 < span.line <= len(lines):
             source, shift = _window(_printable(lines[span.line - 1]), span.col)
@@ -76,15 +74,20 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
             )
         if finding.fix:
             out.write(f"        = fix: {_printable(finding.fix)}\n")
+    if not context.quiet:
+        out.write(summary(findings, context) + "\n")
+
+
+def summary(findings: Sequence[Finding], context: ReportContext) -> str:
+    """The last line: what was found, in how many files and launches."""
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
     if findings:
-        out.write(
+        return (
             f"Found {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), "
             f"{counts[Severity.INFO]} info in {context.files_checked} file(s) checked "
-            f"({context.invocations} vLLM invocation(s)).\n"
+            f"({context.invocations} vLLM invocation(s))."
         )
-    else:
-        out.write(
-            f"All clean: {context.files_checked} file(s) checked, "
-            f"{context.invocations} vLLM invocation(s).\n"
-        )
+    return (
+        f"All clean: {context.files_checked} file(s) checked, "
+        f"{context.invocations} vLLM invocation(s)."
+    )

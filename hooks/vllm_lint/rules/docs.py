@@ -55,10 +55,55 @@ def _between(first: str | None, before: str | None) -> str:
 
 
 def rules_command(args: Sequence[str], ruleset: RuleSet = BUILTIN) -> int:
-    for group in _grouped(ruleset.all):
+    """`vllm-lint rules [SELECTOR ...] [--format text|json]`: the rules the selectors (ids, id
+    prefixes or slugs, any case) select, or every rule."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="vllm-lint rules", add_help=True)
+    parser.add_argument("selectors", nargs="*", metavar="SELECTOR")
+    parser.add_argument(
+        "-o", "--output-format", "--format", dest="format", default="text", choices=("text", "json")
+    )
+    try:
+        ns = parser.parse_args(list(args))
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    from vllm_lint.config import matches, selector_problem
+
+    for selector in ns.selectors:
+        problem = selector_problem(selector, ruleset)
+        if problem is not None:
+            print(f"vllm-lint: error: {problem}", file=sys.stderr)
+            return 2
+    groups = [
+        g
+        for g in _grouped(ruleset.all)
+        if not ns.selectors or matches(ns.selectors, g[0].id, g[0].slug)
+    ]
+    if ns.format == "json":
+        import json
+
+        print(json.dumps([_rule_record(g) for g in groups], indent=2))
+        return 0
+    for group in groups:
         head = group[0]
         print(f"{head.id:<6} {head.slug:<48} {head.severity.label:<8} {_range_text(group)}")
     return 0
+
+
+def _rule_record(group: Sequence[Rule]) -> dict[str, object]:
+    """One rule as `rules --format json` lists it."""
+    head = group[0]
+    return {
+        "id": head.id,
+        "slug": head.slug,
+        "severity": head.severity.label,
+        "summary": head.summary,
+        "kind": "flag-check" if head.rejects is None else "combination",
+        "releases": [{"since": r.since, "before": r.before} for r in group],
+        "flags": sorted({f for r in group for f in r.flags}),
+        "url": head.help_uri,
+    }
 
 
 def explain_command(args: Sequence[str], ruleset: RuleSet = BUILTIN) -> int:

@@ -15,11 +15,14 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from vllm_lint import __version__
 from vllm_lint import release as versions
 from vllm_lint.model import Severity
 from vllm_lint.resources import schemas_dir
 
-DOCS_URL = "https://github.com/vllm-lint/vllm-lint/blob/main/docs/rules.md"
+# The rule reference of the installed release (tagged v<version>), so that a finding's link
+# describes the rule as this build judges it.
+DOCS_URL = f"https://github.com/vllm-lint/vllm-lint/blob/v{__version__}/docs/rules.md"
 _key = cache(versions.key)  # the same few releases and bounds, parsed once
 
 
