@@ -15,24 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from conftest import run_cli
-
-CASES = Path(__file__).parent / "cases"
-DEFAULT_ARGS = ("--show-invocations", ".")
-
-
-def _cases() -> list[Path]:
-    return sorted(p.parent for p in CASES.rglob("expected.txt"))
-
-
-def render(case: Path) -> str:
-    """What the CLI prints for a case: its exit code, then stdout (and stderr, if any)."""
-    args_file = case / "args"
-    args = args_file.read_text(encoding="utf-8").split("\n") if args_file.is_file() else []
-    run = run_cli(*([a for a in args if a] or DEFAULT_ARGS), "--color", "never", cwd=case)
-    text = f"exit {run.code}\n{run.out}"
-    return text + (f"--- stderr\n{run.err}" if run.err else "")
+from tools.cases import CASES, all_cases, render, rule_case_files
 
 
 def test_there_are_cases_for_every_source_format() -> None:
@@ -42,7 +25,16 @@ def test_there_are_cases_for_every_source_format() -> None:
     assert {s.id for s in SOURCES} <= have
 
 
-@pytest.mark.parametrize("case", _cases(), ids=lambda p: str(p.relative_to(CASES)))
+def test_every_rule_has_a_case_and_the_inputs_are_current() -> None:
+    from vllm_lint.rules.registry import builtin_rules
+
+    stale = [str(p) for p, text in rule_case_files() if not p.is_file() or p.read_text() != text]
+    assert not stale, "run `python -m tools.cases rules` (and --update-goldens)"
+    folders = {p.name for p in (CASES / "rules").glob("*/*") if (p / "expected.txt").is_file()}
+    assert {f"{r.id}-{r.slug}" for r in builtin_rules()} <= folders
+
+
+@pytest.mark.parametrize("case", all_cases(), ids=lambda p: str(p.relative_to(CASES)))
 def test_case(case: Path, request: pytest.FixtureRequest) -> None:
     expected = case / "expected.txt"
     got = render(case)

@@ -35,8 +35,22 @@ def is_template_name(path: str) -> bool:
     return PurePath(path).suffix.lower() in TEMPLATE_SUFFIXES
 
 
+_GO_ACTION = re.compile(r"(?<![$])\{\{-?\s*[-.$\w(\"/]")  # not GitHub's `${{ expr }}`
+
+
+# A `{{` where YAML starts a flow mapping (at a line's start, after `key:`, `- `, `[` or `,`):
+# the action is not inside a quoted string, so plain YAML would misread it.
+_BARE_ACTION = re.compile(r"(?:^|[:\-\[,?])[ \t]*\{\{-?\s*[-.$\w(\"/]", re.M)
+
+
 def has_go_actions(text: str) -> bool:
-    return "{{" in text and "}}" in text
+    """Helm/Go template actions (`{{ .Values.x }}`, `{{- if … }}`, `{{ include … }}`)."""
+    return "{{" in text and "}}" in text and _GO_ACTION.search(text) is not None
+
+
+def has_bare_actions(text: str) -> bool:
+    """Go actions that YAML would read as flow mappings (`name: {{ .Release.Name }}`)."""
+    return "{{" in text and _BARE_ACTION.search(text) is not None
 
 
 def mask(text: str, path: str) -> Masked:

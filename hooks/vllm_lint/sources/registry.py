@@ -103,6 +103,13 @@ def _run(doc: Document, kind: Kind) -> tuple[list[Invocation], bool]:
 
 
 def _yaml(path: str, text: str, catalog: Callable[[], Catalog]) -> Extracted:
+    if "{{" in text:
+        from vllm_lint.read.templates import has_bare_actions
+
+        if has_bare_actions(text):
+            # a Helm template, even where it parses as YAML (`name: {{ .Release.Name }}` is a
+            # flow mapping): read as plain YAML, its actions would be silently misread
+            return _template(path, text, catalog)
     try:
         yf = yaml.load(path, text)
     except yaml.YamlError as exc:

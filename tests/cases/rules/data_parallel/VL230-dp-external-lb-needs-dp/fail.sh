@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL230 dp-external-lb-needs-dp: a launch vLLM 0.9.2 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/data_parallel/VL230-dp-external-lb-needs-dp.json)
+vllm serve Qwen/Qwen3-30B-A3B --data-parallel-rank 0

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL210 grpc-port-out-of-range: a launch vLLM 0.32.0 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/frontend/VL210-grpc-port-out-of-range.json)
+VLLM_USE_RUST_FRONTEND=1 vllm serve meta-llama/Llama-3.1-8B-Instruct --grpc-port 70000

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL318 offload-num-in-group-above-group-size: a launch vLLM 0.17.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/misc/VL318-offload-num-in-group-above-group-size.json)
+vllm serve meta-llama/Llama-3.1-8B-Instruct --offload-backend prefetch --offload-group-size 8 --offload-num-in-group 2

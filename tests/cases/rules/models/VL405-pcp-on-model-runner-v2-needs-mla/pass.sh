@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL405 pcp-on-model-runner-v2-needs-mla: a launch vLLM 0.27.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/models/VL405-pcp-on-model-runner-v2-needs-mla.json)
+vllm serve deepseek-ai/DeepSeek-V3 -tp 4 -pcp 2

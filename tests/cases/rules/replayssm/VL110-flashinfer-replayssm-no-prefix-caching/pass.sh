@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL110 flashinfer-replayssm-no-prefix-caching: a launch vLLM 0.30.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/replayssm/VL110-flashinfer-replayssm-no-prefix-caching.json)
+vllm serve nvidia/NVIDIA-Nemotron-Nano-9B-v2 --use-replayssm --mamba-backend flashinfer --no-enable-prefix-caching

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL112 triton-replayssm-needs-mrv1: a launch vLLM 0.30.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/replayssm/VL112-triton-replayssm-needs-mrv1.json)
+VLLM_USE_V2_MODEL_RUNNER=0 vllm serve nvidia/NVIDIA-Nemotron-Nano-9B-v2 --use-replayssm

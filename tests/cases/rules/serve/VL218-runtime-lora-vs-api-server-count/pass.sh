@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL218 runtime-lora-vs-api-server-count: a launch vLLM 0.9.1 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/serve/VL218-runtime-lora-vs-api-server-count.json)
+VLLM_ALLOW_RUNTIME_LORA_UPDATING=1 vllm serve Qwen/Qwen3-30B-A3B --enable-lora -asc 1

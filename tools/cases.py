@@ -1,0 +1,132 @@
+"""Golden cases (tests/cases/): what the real CLI prints for real input files.
+
+    python -m tools.cases rules        # write every rule's case inputs from its schema examples
+    python -m tools.cases rules --check  # exit 1 if a rule's case inputs are stale or missing
+    python -m pytest tests/test_cases.py --update-goldens   # then refresh every expected.txt
+
+A case folder holds input files, an optional `args` file (one CLI argument per line; default
+`--show-invocations .`) and `expected.txt`: the exit code and the output, run with the folder as
+the working directory. tests/test_cases.py runs them all; docs/rules.md quotes each rule's
+case output under the rule.
+
+Rule cases (tests/cases/rules/<area>/VLnnn-<slug>/) are written from the rule's own examples:
+`fail.sh` (its first failing example) and `pass.sh` (its first passing one), linted for the first
+release of the rule's range. The input rules (VL9xx) have no argv examples: their case folders
+hold real broken files, written by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = REPO / "tests" / "cases"
+RULE_CASES = CASES / "rules"
+DEFAULT_ARGS = ("--show-invocations", ".")
+
+
+def render(case: Path) -> str:
+    """What the CLI prints for a case: `exit N`, then stdout (and stderr, if any)."""
+    import io
+    import os
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from vllm_lint.cli import main
+
+    args_file = case / "args"
+    listed = args_file.read_text(encoding="utf-8").split("\n") if args_file.is_file() else []
+    args = [a for a in listed if a] or list(DEFAULT_ARGS)
+    out, err = io.StringIO(), io.StringIO()
+    previous = Path.cwd()
+    os.chdir(case)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main([*args, "--color", "never"])
+    finally:
+        os.chdir(previous)
+    text = f"exit {code}\n{out.getvalue()}"
+    return text + (f"--- stderr\n{err.getvalue()}" if err.getvalue() else "")
+
+
+def all_cases() -> list[Path]:
+    return sorted(p.parent for p in CASES.rglob("expected.txt"))
+
+
+# -- rule cases from the rules' examples ----------------------------------------------------------
+
+
+def rule_case_folder(rule: Any) -> Path:
+    """tests/cases/rules/<area>/<ID>-<slug> (the area is the rule file's folder)."""
+    return RULE_CASES / Path(rule.origin).parent.name / f"{rule.id}-{rule.slug}"
+
+
+def _first_release(rule: Any) -> str:
+    from vllm_lint import release
+
+    inside = [r for r in release.known_releases() if rule.applies_to(r)]
+    if rule.since and inside and release.key(inside[0])[:2] == release.key(rule.since)[:2]:
+        return str(rule.since)  # the exact first release, e.g. 0.27.0 rather than 0.27.1
+    return inside[0]
+
+
+def _script(rule: Any, verdict: str, example: Mapping[str, Any] | str, release: str) -> str:
+    example = {"argv": example} if isinstance(example, str) else example
+    env = " ".join(f"{k}={v}" for k, v in example.get("env", {}).items())
+    what = "refuses" if verdict == "fail" else "accepts"
+    return (
+        "#!/bin/sh\n"
+        f"# {rule.id} {rule.slug}: a launch vLLM {release} {what} (written by\n"
+        f"# `python -m tools.cases rules` from {Path(rule.origin).relative_to(REPO)})\n"
+        f"{env + ' ' if env else ''}vllm serve {example['argv']}\n"
+    )
+
+
+def rule_case_files() -> Iterator[tuple[Path, str]]:
+    """(path, text) of every file of every generated rule case."""
+    from vllm_lint.rules.registry import builtin_rules
+
+    seen: set[str] = set()
+    for rule in builtin_rules():
+        if rule.id in seen or not rule.examples.get("fail"):
+            continue
+        seen.add(rule.id)
+        example_release = rule.examples["fail"][0]
+        pinned = example_release.get("releases") if isinstance(example_release, dict) else None
+        release = pinned[0] if pinned else _first_release(rule)
+        folder = rule_case_folder(rule)
+        yield folder / "args", f"--vllm-version\n{release}\n--no-config\n.\n"
+        yield folder / "fail.sh", _script(rule, "fail", rule.examples["fail"][0], release)
+        passes = rule.examples.get("pass", [])
+        if passes:
+            yield folder / "pass.sh", _script(rule, "pass", passes[0], release)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.cases")
+    parser.add_argument("what", choices=("rules",))
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file is stale")
+    ns = parser.parse_args(argv)
+    stale = []
+    for path, text in rule_case_files():
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path)
+        if not ns.check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            expected = path.parent / "expected.txt"
+            if not expected.exists():
+                expected.write_text("", encoding="utf-8")
+    for path in stale:
+        print(f"{'stale' if ns.check else 'wrote'} {path.relative_to(REPO)}")
+    if stale and not ns.check:
+        print("now: python -m pytest tests/test_cases.py --update-goldens, and review the diff")
+    return 1 if ns.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
