@@ -1,7 +1,7 @@
 """Golden cases: every folder under tests/cases/ that holds an `expected.txt` is a case.
 
 A case is real input files (any layout, as a repo would hold them), the command line to run
-(`args`, one argument per line; default `--show-invocations .`) and the output the real CLI
+(`args.txt`, one argument per line; default `--show-invocations .`) and the output the real CLI
 must print (`expected.txt`), run with the case folder as the working directory. The exit code
 is the first line of `expected.txt` (`exit 1`). After an intended change, rewrite them with
 `python -m pytest tests/test_cases.py --update-goldens` and review the diff.

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from tools.cases import rules_reference
+
 from conftest import REPO, run_cli
 from vllm_lint.rules import registry as rules
 from vllm_lint.rules.docs import reference
@@ -13,9 +15,8 @@ DOCS = REPO / "docs" / "rules.md"
 
 
 def test_docs_are_current() -> None:
-    assert DOCS.read_text(encoding="utf-8") == reference(), (
-        "docs/rules.md is stale: run `PYTHONPATH=hooks python -m vllm_lint.rules.docs"
-        " > docs/rules.md`"
+    assert DOCS.read_text(encoding="utf-8") == rules_reference(), (
+        "docs/rules.md is stale: run `python -m tools.cases docs`"
     )
 
 

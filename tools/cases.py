@@ -3,8 +3,9 @@
     python -m tools.cases rules        # write every rule's case inputs from its schema examples
     python -m tools.cases rules --check  # exit 1 if a rule's case inputs are stale or missing
     python -m pytest tests/test_cases.py --update-goldens   # then refresh every expected.txt
+    python -m tools.cases docs         # rewrite docs/rules.md (each rule with its case output)
 
-A case folder holds input files, an optional `args` file (one CLI argument per line; default
+A case folder holds input files, an optional `args.txt` file (one CLI argument per line; default
 `--show-invocations .`) and `expected.txt`: the exit code and the output, run with the folder as
 the working directory. tests/test_cases.py runs them all; docs/rules.md quotes each rule's
 case output under the rule.
@@ -37,7 +38,7 @@ def render(case: Path) -> str:
 
     from vllm_lint.cli import main
 
-    args_file = case / "args"
+    args_file = case / "args.txt"
     listed = args_file.read_text(encoding="utf-8").split("\n") if args_file.is_file() else []
     args = [a for a in listed if a] or list(DEFAULT_ARGS)
     out, err = io.StringIO(), io.StringIO()
@@ -98,18 +99,44 @@ def rule_case_files() -> Iterator[tuple[Path, str]]:
         pinned = example_release.get("releases") if isinstance(example_release, dict) else None
         release = pinned[0] if pinned else _first_release(rule)
         folder = rule_case_folder(rule)
-        yield folder / "args", f"--vllm-version\n{release}\n--no-config\n.\n"
+        yield folder / "args.txt", f"--vllm-version\n{release}\n--no-config\n.\n"
         yield folder / "fail.sh", _script(rule, "fail", rule.examples["fail"][0], release)
         passes = rule.examples.get("pass", [])
         if passes:
             yield folder / "pass.sh", _script(rule, "pass", passes[0], release)
 
 
+def rule_outputs() -> dict[str, str]:
+    """Rule id → what vllm-lint prints for the rule's case (its expected.txt, without the exit
+    code line)."""
+    outputs = {}
+    for expected in sorted(RULE_CASES.glob("*/*/expected.txt")):
+        rule_id = expected.parent.name.partition("-")[0]
+        outputs[rule_id] = expected.read_text(encoding="utf-8").partition("\n")[2]
+    return outputs
+
+
+def rules_reference() -> str:
+    """docs/rules.md as it must read."""
+    from vllm_lint.rules.docs import reference
+
+    return reference(rule_outputs())
+
+
+DOCS = REPO / "docs" / "rules.md"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.cases")
-    parser.add_argument("what", choices=("rules",))
+    parser.add_argument("what", choices=("rules", "docs"))
     parser.add_argument("--check", action="store_true", help="exit 1 if a file is stale")
     ns = parser.parse_args(argv)
+    if ns.what == "docs":
+        current = DOCS.read_text(encoding="utf-8") if DOCS.is_file() else ""
+        if ns.check:
+            return 0 if current == rules_reference() else 1
+        DOCS.write_text(rules_reference(), encoding="utf-8")
+        return 0
     stale = []
     for path, text in rule_case_files():
         if path.is_file() and path.read_text(encoding="utf-8") == text:

@@ -18,7 +18,7 @@ from vllm_lint.argv import catalog
 from vllm_lint.rules import registry as rules
 from vllm_lint.rules.registry import BUILTIN, Rule, RuleSet
 
-_GENERATE = "python -m vllm_lint.rules.docs > docs/rules.md"
+_GENERATE = "python -m tools.cases docs"
 
 
 def _id_key(rule_id: str) -> tuple[str, int]:
@@ -187,7 +187,8 @@ def _part(rule: Rule) -> list[str]:
     return lines
 
 
-def explain_group(group: Sequence[Rule]) -> str:
+def explain_group(group: Sequence[Rule], output: str | None = None) -> str:
+    """A rule's section; `output`: what vllm-lint prints for its golden case (docs only)."""
     head = group[0]
     lines = [f"## {head.id} {head.slug}", "", f"Severity: {head.severity.label}.", ""]
     if len(group) == 1:
@@ -195,11 +196,14 @@ def explain_group(group: Sequence[Rule]) -> str:
     else:
         for variant in group:
             lines += [f"### {head.id}: {variant.releases_text()}", "", *_part(variant)]
+    if output:
+        lines += ["**vllm-lint says:**", "", "```text", *output.rstrip("\n").split("\n"), "```", ""]
     return "\n".join(lines)
 
 
-def reference() -> str:
-    """docs/rules.md: every built-in rule, generated; a test fails when the file is stale."""
+def reference(outputs: Mapping[str, str] | None = None) -> str:
+    """docs/rules.md: every built-in rule, with `outputs` (rule id → what vllm-lint prints
+    for the rule's golden case, tools/cases.py); a test fails when the file is stale."""
     groups = _grouped(rules.builtin_rules())
     checks = [g for g in groups if g[0].rejects is not None]
     known = catalog.known_releases()
@@ -207,7 +211,8 @@ def reference() -> str:
     header = [
         "# vllm-lint rules",
         "",
-        f"Generated from `schemas/rules/*.json` by `{_GENERATE}`; do not edit by hand.",
+        "Generated from `schemas/rules/` and the golden cases in `tests/cases/rules/` by"
+        f" `{_GENERATE}`; do not edit by hand.",
         "",
         f"{len(groups)} rules: {len(checks)} checks of flag combinations that vLLM refuses"
         f" ({sum(len(g) for g in checks)} release-specific entries), covering the"
@@ -225,7 +230,9 @@ def reference() -> str:
             f"| [{head.id}](#{anchor}) | {head.slug} | {head.severity.label}"
             f" | {_range_text(group)} |"
         )
-    return "\n".join(header) + "\n\n" + "\n".join(explain_group(g) for g in groups)
+    outputs = outputs or {}
+    sections = (explain_group(g, outputs.get(g[0].id)) for g in groups)
+    return "\n".join(header) + "\n\n" + "\n".join(sections)
 
 
 if __name__ == "__main__":  # pragma: no cover
