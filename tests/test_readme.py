@@ -9,6 +9,13 @@ from vllm_lint.argv import catalog
 from vllm_lint.rules import registry as rules
 
 
+def test_readme_counts_are_current() -> None:
+    from tools.cases import readme_with_counts
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme == readme_with_counts(readme), "run `python -m tools.cases docs`"
+
+
 def test_readme_counts_match_the_schemas() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     match = re.search(

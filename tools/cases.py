@@ -19,6 +19,7 @@ hold real broken files, written by hand.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -124,6 +125,28 @@ def rules_reference() -> str:
 
 
 DOCS = REPO / "docs" / "rules.md"
+README = REPO / "README.md"
+_COUNTS = re.compile(r"(<!-- rule-counts:[^\n]*-->\n)(.*?)(<!-- /rule-counts -->)", re.S)
+
+
+def counts_sentence() -> str:
+    """README's sentence of how many rules cover how many releases."""
+    from vllm_lint import release
+    from vllm_lint.rules.registry import builtin_rules
+
+    rules = builtin_rules()
+    ids = {r.id for r in rules}
+    checks = {r.id for r in rules if r.rejects is not None}
+    known = [release.normalize(r) for r in release.known_releases()]
+    return (
+        f"**{len(ids)} rules** over **{len(known)} vLLM releases ({known[0]} to {known[-1]})**: "
+        f"{len(checks)} checks of flag combinations that\nvLLM refuses at startup, and "
+        f"{len(ids - checks)} checks of the flags and files themselves.\n"
+    )
+
+
+def readme_with_counts(text: str) -> str:
+    return _COUNTS.sub(lambda m: m.group(1) + counts_sentence() + m.group(3), text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,9 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.what == "docs":
         current = DOCS.read_text(encoding="utf-8") if DOCS.is_file() else ""
+        readme = README.read_text(encoding="utf-8")
         if ns.check:
-            return 0 if current == rules_reference() else 1
+            fresh = current == rules_reference() and readme == readme_with_counts(readme)
+            return 0 if fresh else 1
         DOCS.write_text(rules_reference(), encoding="utf-8")
+        README.write_text(readme_with_counts(readme), encoding="utf-8")
         return 0
     stale = []
     for path, text in rule_case_files():

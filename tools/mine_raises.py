@@ -25,7 +25,7 @@ apart (``warnings``).
 
 Coverage of each site, first that applies:
 
-* ``rule``: a vllm-lint rule (schemas/rules/*.json) holding for the release cites the site
+* ``rule``: a vllm-lint rule (schemas/rules/<area>/*.json) holding for the release cites the site
   (``source`` maps the release to ``file:line``: the line of the raise, or of the ``if`` that
   guards it), or its ``vllm_error`` text (the wording for that release) matches the message
   (at least 75 % of the rule's text, placeholders aside, found in the message);

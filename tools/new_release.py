@@ -136,7 +136,7 @@ def todo(release: str, replaced: str | None, removed: list[str]) -> list[str]:
     steps += [
         f"  3. Read the uncovered sites of tools/coverage/{release}.json (docs/coverage.md): "
         "new refusals are candidates for rules; add the release's file:line to the `source` "
-        "of the rules that still hold (schemas/rules/*.json), then "
+        "of the rules that still hold (schemas/rules/<area>/*.json), then "
         "`python -m tools.mine_raises --releases " + release + "` again.",
         "  4. Conformance with vLLM itself (docs/conformance.md): build the oracle environment "
         f"(`VLLM_VERSION={release} bash ../shared/oracle/setup.sh`), add the release to "

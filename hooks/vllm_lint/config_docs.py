@@ -61,7 +61,7 @@ reported as VL950 (warning); one that silences nothing as VL951 (info).
 ## Rule packs
 
 `extra-rules` lists JSON files of rules in the same form as the built-in ones
-(`schemas/rules/*.json`), validated by the same meta-schema
+(`schemas/rules/<area>/*.json`), validated by the same meta-schema
 ([`schemas/rule-pack.schema.json`](../schemas/rule-pack.schema.json)); a broken pack is a usage
 error naming the file and the JSON pointer. Their findings appear in every output format like
 built-in ones. Three organisation policies ship as examples in
