@@ -75,6 +75,36 @@ class Invocation:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Replace the text written at `span` (1-based, end column exclusive) with `replacement`.
+
+    `expected` is the text the file must hold there: an edit whose text cannot be found
+    exactly where the span says is never applied. A `word` edit deletes a whole argv word:
+    the fixer widens it to the word's quotes and one separator (`fixer.locate`)."""
+
+    span: Span
+    expected: str
+    replacement: str
+    word: bool = False
+
+
+@dataclass(frozen=True)
+class Autofix:
+    """What `--fix` may do about a finding: edits of one file, applied together or not at all.
+
+    Safe fixes keep what the launch means (the same setting under vLLM's new spelling); unsafe
+    ones may change it (a removed setting dropped) and need `--unsafe-fixes`, as in ruff."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+    @property
+    def applicability(self) -> str:
+        return "safe" if self.safe else "unsafe"
+
+
+@dataclass(frozen=True)
 class Problem:
     """What a reader, the argv grammar or a suppression met, under a built-in rule id.
 
@@ -86,11 +116,18 @@ class Problem:
     span: Span
     release: ReleaseChoice | None = None
     values: tuple[tuple[str, Any], ...] = ()
+    autofix: Autofix | None = None  # made where the problem is found (the argv grammar)
 
 
-def problem(rule: str, span: Span, release: ReleaseChoice | None = None, **values: Any) -> Problem:
+def problem(
+    rule: str,
+    span: Span,
+    release: ReleaseChoice | None = None,
+    autofix: Autofix | None = None,
+    **values: Any,
+) -> Problem:
     """A problem whose message fields are given as keywords."""
-    return Problem(rule, span, release, tuple(values.items()))
+    return Problem(rule, span, release, tuple(values.items()), autofix)
 
 
 def input_problem(path: str, rule: str, what: str, line: int = 1, col: int = 1) -> Problem:
@@ -115,6 +152,7 @@ class Finding:
     related: tuple[Related, ...] = ()
     release: ReleaseChoice | None = None
     help_uri: str = ""
+    autofix: Autofix | None = None  # located in the file's text (`fixer.vet`), or None
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.span.path, self.span.line, self.span.col, self.rule)

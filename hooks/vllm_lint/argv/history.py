@@ -42,6 +42,15 @@ class Removal:
     value: str  # none | one | optional | many: how the flag took its argument
     replacement: Mapping[str, Any]
     source: str
+    # the replacement keeps what the flag meant (vLLM's own shim in `last_in`, cited): --fix
+    # applies it by default; `values` limits that to those values of a `by_value` flag
+    safe_fix: Mapping[str, Any] | None = None
+
+    def fix_is_safe(self, value: str | None = None) -> bool:
+        if self.safe_fix is None:
+            return False
+        values = self.safe_fix.get("values")
+        return values is None or value in values
 
     def applies_to(self, release: str) -> bool:
         """Whether `release` no longer has the flag (it may have come back: the caller
@@ -74,6 +83,7 @@ def _table() -> Mapping[str, Removal]:
             row["value"],
             row["replacement"],
             row["source"],
+            row.get("safe_fix"),
         )
         for flag, row in rows.items()
     }

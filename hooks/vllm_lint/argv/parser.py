@@ -10,6 +10,7 @@ positional model. Problems a parser or a type check would stop at are reported h
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 import json
 import re
@@ -19,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from vllm_lint import release as versions
+from vllm_lint.argv import fixes
 from vllm_lint.argv import history as flag_history
 from vllm_lint.argv.catalog import Catalog, FlagSpec, catalog_for, settings_path
 from vllm_lint.argv.json_flags import JsonFlag, JsonValue, dict_update, is_json, json_scalar, nested
@@ -32,7 +34,7 @@ from vllm_lint.argv.values import (
     parse_int,
 )
 from vllm_lint.effective.settings import Settings
-from vllm_lint.model import Problem, ReleaseChoice, Span, Token, problem
+from vllm_lint.model import Autofix, Problem, ReleaseChoice, Span, Token, problem
 
 _NUMBER = re.compile(r"-\d+(\.\d+)?([eE][-+]?\d+)?")
 # JSON flags whose argparse type is `json.loads` alone (and the release that made it so):
@@ -65,9 +67,12 @@ class ParsedArgs:
 
 
 class ArgvParser:
-    def __init__(self, cat: Catalog, release: ReleaseChoice) -> None:
+    def __init__(self, cat: Catalog, release: ReleaseChoice, deployed: str | None = None) -> None:
         self.cat = cat
         self.release = release
+        # the release the launch deploys when --vllm-version forces another: what an
+        # abbreviation meant there is what a fix writes in full (argv/fixes.py)
+        self.deployed = deployed
         self._reset()
 
     def _reset(self) -> None:
@@ -124,8 +129,9 @@ class ArgvParser:
         if resolved is None:
             matches = self.cat.prefix_matches(key)
             if len(matches) > 1:
-                out.problems.append(self._ambiguous(key, matches, tok))
-                return self._skip_value(tokens, i, has_inline, out)
+                nxt = self._skip_value(tokens, i, has_inline, out)
+                out.problems.append(self._ambiguous(key, matches, tokens, i, nxt, inline))
+                return nxt
             spec = self.cat.abbreviation(key) if matches else None
             gone = flag_history.removal(key)
             if gone is not None and gone[0].predates(self.release.version):
@@ -138,20 +144,32 @@ class ArgvParser:
             if spec is None:
                 out.problems.append(self._unknown(key, tok))
                 return self._skip_value(tokens, i, has_inline, out)
+            option = matches[0]  # the option string argparse matched (maybe a negation)
+            fix = fixes.abbreviation(tok, key, option)
             out.problems.append(
-                problem("VL008", tok.span, self.release, written=key, flag=spec.name)
+                problem("VL008", tok.span, self.release, fix, written=key, flag=option)
             )
-            resolved = (spec, False if spec.is_bool else None)
+            resolved = self.cat.resolve(option)
+            assert resolved is not None  # prefix_matches lists the catalog's option strings
         spec, negated = resolved
+        deprecated = len(out.problems) if spec.deprecated else -1
         if spec.deprecated:
             out.problems.append(self._deprecated(key, spec, tok))
         if spec.name == "--config":
-            return self._value_flag(tokens, i, spec, has_inline, inline, out, config=True)
-        if dot:
-            return self._dotted(tokens, i, spec, subkey, has_inline, inline, out)
-        if spec.is_bool and spec.nargs is None:
-            return self._switch(tokens, i, key, spec, bool(negated), has_inline, inline, out)
-        return self._value_flag(tokens, i, spec, has_inline, inline, out)
+            nxt = self._value_flag(tokens, i, spec, has_inline, inline, out, config=True)
+        elif dot:
+            nxt = self._dotted(tokens, i, spec, subkey, has_inline, inline, out)
+        elif spec.is_bool and spec.nargs is None:
+            nxt = self._switch(tokens, i, key, spec, bool(negated), has_inline, inline, out)
+        else:
+            nxt = self._value_flag(tokens, i, spec, has_inline, inline, out)
+        if deprecated >= 0 and not dot:
+            fix = self._deprecated_fix(spec, tokens, i, nxt, key, inline, bool(negated))
+            if fix is not None:
+                out.problems[deprecated] = dataclasses.replace(
+                    out.problems[deprecated], autofix=fix
+                )
+        return nxt
 
     def _switch(
         self,
@@ -226,11 +244,15 @@ class ArgvParser:
                 value = None if opaque else " ".join(v.text for v in values)
         if not row.applies_to(self.release.version):
             return nxt  # the release still had it (a patch older than the catalogued one)
+        fix, _why = fixes.removal(
+            row, tokens[i:nxt], key, value, negated, self.cat, self._json_written(tokens)
+        )
         out.problems.append(
             problem(
                 "VL002",
                 tok.span,
                 self.release,
+                fix,
                 flag=key,
                 removed_in=row.removed_in,
                 last_in=row.last_in,
@@ -238,6 +260,58 @@ class ArgvParser:
             )
         )
         return nxt
+
+    def _json_written(self, tokens: Sequence[Token]) -> frozenset[str]:
+        """The JSON flags the launch writes as a whole value, on its command line or in its
+        --config file (read first): a dotted key of one of them would replace that value."""
+        written = {
+            spec.name
+            for spec in self.cat.flags.values()
+            if is_json(spec)
+            and (flag := self._json.get(settings_path(spec))) is not None
+            and flag.full is not None
+        }
+        for tok in tokens:
+            name = tok.text.partition("=")[0]
+            if not name.startswith("-") or "." in name or tok.opaque:
+                continue
+            resolved = self.cat.resolve(name)
+            if resolved is None:
+                spec = self.cat.abbreviation(name)
+                resolved = (spec, None) if spec is not None else None
+            if resolved is not None and is_json(resolved[0]):
+                written.add(resolved[0].name)
+        return frozenset(written)
+
+    def _deprecated_fix(
+        self,
+        spec: FlagSpec,
+        tokens: Sequence[Token],
+        i: int,
+        nxt: int,
+        written: str,
+        inline: str,
+        negated: bool,
+    ) -> Autofix | None:
+        """A deprecated flag with a row in the removed/renamed table: its replacement, when
+        this release has it (the fix is the one the removal will need)."""
+        gone = flag_history.removal(spec.name)
+        if gone is None or not gone[0].removed_in:
+            return None
+        words = tokens[i:nxt]
+        values = [w.text for w in words[1:]]
+        value = inline if "=" in words[0].text else (" ".join(values) if values else None)
+        fix, _why = fixes.removal(
+            gone[0],
+            words,
+            written,
+            value,
+            negated,
+            self.cat,
+            self._json_written(tokens),
+            still_accepted=True,
+        )
+        return fix
 
     def _value_flag(
         self,
@@ -596,8 +670,19 @@ class ArgvParser:
         rule = "VL012" if spec.json_extra == "ignore" else "VL006"
         return problem(rule, span, self.release, flag=spec.name, key=key, hint=hint)
 
-    def _ambiguous(self, written: str, matches: list[str], tok: Token) -> Problem:
+    def _ambiguous(
+        self,
+        written: str,
+        matches: list[str],
+        tokens: Sequence[Token],
+        i: int,
+        nxt: int,
+        inline: str,
+    ) -> Problem:
+        words = tokens[i:nxt]
+        tok = words[0]
         note = ""
+        fix = None
         gone = flag_history.removal(written)
         if gone is not None and gone[0].applies_to(self.release.version):
             row = gone[0]
@@ -605,10 +690,18 @@ class ArgvParser:
                 f"; {row.flag} itself was removed in vLLM {row.removed_in}: "
                 f"{flag_history.replacement_text(row, None, self.cat, gone[1])}"
             )
+            values = [w.text for w in words[1:]]
+            value = inline if "=" in tok.text else (" ".join(values) if values else None)
+            fix, _why = fixes.removal(
+                row, words, written, value, gone[1], self.cat, self._json_written(tokens)
+            )
+        elif self.deployed is not None:
+            fix = fixes.disambiguation(tok, written, matches, self.deployed)
         return problem(
             "VL010",
             tok.span,
             self.release,
+            fix,
             flag=written,
             matches=", ".join(matches),
             note=note,

@@ -4,6 +4,7 @@ argv grammar of its release, its environment, the release's defaults, derived va
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from vllm_lint import release as releases
@@ -19,7 +20,11 @@ from vllm_lint.read import yaml
 def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, list[Problem]]:
     """The effective settings of an invocation and the flag problems met on the way."""
     release = releases.for_launch(invocation, options)
-    parser = ArgvParser(catalog_for(releases.catalog_release(release.version)), release)
+    deployed = None  # the upgrade check: what the launch deploys, for what its words meant
+    if options.vllm_version:
+        deployed = releases.for_launch(invocation, replace(options, vllm_version=None)).version
+    cat = catalog_for(releases.catalog_release(release.version))
+    parser = ArgvParser(cat, release, deployed if deployed != release.version else None)
     settings = Settings(release)
     problems: list[Problem] = []
     config = config_argument(invocation.argv)

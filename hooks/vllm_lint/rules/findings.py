@@ -81,6 +81,7 @@ def from_problem(problem: Problem) -> Finding:
         fix=rule.fix.format(**values),
         release=release,
         help_uri=rule.help_uri,
+        autofix=problem.autofix,
     )
 
 
