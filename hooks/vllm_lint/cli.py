@@ -133,6 +133,31 @@ def _parser() -> argparse.ArgumentParser:
         help="with --format github: annotate at most N findings, errors first (default: 10)",
     )
     parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes (renamed flags, abbreviations written in full) to the files, "
+        "everything else kept byte for byte, then report what remains",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, also the unsafe fixes (they may change what the launch "
+        "does: a removed flag dropped)",
+    )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the fixes as a unified diff instead of writing them (exit 1 if any)",
+    )
+    parser.add_argument(
+        "--baseline", metavar="FILE", help="report only the findings FILE does not record"
+    )
+    parser.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="record today's findings in FILE (for --baseline) and exit 0",
+    )
+    parser.add_argument(
         "--version", action=_Version, nargs=0, help="print the version and the vLLM releases known"
     )
     return parser
@@ -219,6 +244,14 @@ def _lint(ns: argparse.Namespace) -> int:
             show(results, options, sys.stdout, results.files_checked)
             return EXIT_CLEAN
         findings = reported(results, options)
+        fixed = 0
+        if ns.fix or ns.diff or ns.baseline or ns.write_baseline:
+            from vllm_lint.amend import Request, amend
+
+            done = amend(Request.from_namespace(ns), results, findings, options, texts)
+            if done.exit is not None:
+                return done.exit
+            results, findings, fixed = done.results, done.findings, done.fixed
         root = options.configs.for_path(".")  # the run's own settings: as ruff, the cwd's
     except ConfigError as exc:  # a configuration met on the way (nested, per file)
         raise UsageError(str(exc)) from None
@@ -230,6 +263,8 @@ def _lint(ns: argparse.Namespace) -> int:
         rules=options.configs.rules_seen(),
         quiet=ns.quiet,
         texts=texts,
+        unsafe_fixes=ns.unsafe_fixes,
+        fixed=fixed,
     )
     if ns.statistics:
         from vllm_lint.report.statistics import report as statistics

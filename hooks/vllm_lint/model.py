@@ -117,6 +117,7 @@ class Problem:
     release: ReleaseChoice | None = None
     values: tuple[tuple[str, Any], ...] = ()
     autofix: Autofix | None = None  # made where the problem is found (the argv grammar)
+    unfixable: str = ""  # why there is no autofix, where one was looked for
 
 
 def problem(

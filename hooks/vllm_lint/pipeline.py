@@ -188,6 +188,10 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
         config = config_argument(invocation.argv)
         if config is not None and not config.opaque:
             result.configs_named.append(str(Path(invocation.base_dir) / config.text))
+    if any(f.autofix is not None for f in result.findings):
+        from vllm_lint import fixer
+
+        result.findings = fixer.vet(result.findings, path, text)
 
 
 def check(invocation: Invocation, options: Options) -> list[Finding]:

@@ -81,13 +81,13 @@ def removal(
     value: str | None,
     negated: bool,
     cat: Catalog,
-    json_written: frozenset[str],
+    flags: frozenset[str],
     still_accepted: bool = False,
 ) -> tuple[Autofix | None, str]:
     """The fix of a removed (or deprecated, `still_accepted`) flag: `words` are the flag's
-    word and its value words as the grammar took them; `json_written` the JSON flags the
-    launch writes as a whole value (a dotted key would replace that value). Returns the fix,
-    or None and why there is none."""
+    word and its value words as the grammar took them, `written` its flag part; `flags` the
+    flags the launch writes (`--flag`, and `--flag.` for dotted keys). Returns the fix, or
+    None and why there is none."""
     if any(w.opaque for w in words):
         return None, "a value the linter cannot read"
     rep = row.replacement
@@ -106,7 +106,9 @@ def removal(
     safe = row.fix_is_safe()
     tok = words[0]
     if "key" in rep:
-        return _json_key(row, words, written, value, cat, json_written, safe)
+        return _json_key(row, words, written, value, cat, target in flags, safe)
+    if target in flags or f"{target}." in flags:
+        return None, f"the launch also writes {target}"
     if "value" in rep:
         if row.value != "none" or len(words) != 1 or tok.text != written:
             return None, "the flag is not written alone"
@@ -167,7 +169,7 @@ def _json_key(
     written: str,
     value: str | None,
     cat: Catalog,
-    json_written: frozenset[str],
+    whole: bool,
     safe: bool,
 ) -> tuple[Autofix | None, str]:
     """`--num-speculative-tokens 5` → `--speculative-config.num_speculative_tokens 5`: vLLM
@@ -181,7 +183,7 @@ def _json_key(
         return None, f"vLLM {cat.release} has no dotted keys (--flag.key)"
     if spec.json_keys is not None and key not in spec.json_keys:
         return None, f"vLLM {cat.release}'s {target} has no key {key!r}"
-    if target in json_written:
+    if whole:
         return None, f"the launch also writes {target} whole; merge the key into it"
     dotted = f"{target}.{key}"
     title = f"Move {row.flag} to {dotted}"

@@ -244,44 +244,48 @@ class ArgvParser:
                 value = None if opaque else " ".join(v.text for v in values)
         if not row.applies_to(self.release.version):
             return nxt  # the release still had it (a patch older than the catalogued one)
-        fix, _why = fixes.removal(
-            row, tokens[i:nxt], key, value, negated, self.cat, self._json_written(tokens)
+        fix, why = fixes.removal(
+            row, tokens[i:nxt], key, value, negated, self.cat, self._written(tokens)
         )
-        out.problems.append(
-            problem(
-                "VL002",
-                tok.span,
-                self.release,
-                fix,
-                flag=key,
-                removed_in=row.removed_in,
-                last_in=row.last_in,
-                replacement=flag_history.replacement_text(row, value, self.cat, negated) + note,
-            )
+        found = problem(
+            "VL002",
+            tok.span,
+            self.release,
+            fix,
+            flag=key,
+            removed_in=row.removed_in,
+            last_in=row.last_in,
+            replacement=flag_history.replacement_text(row, value, self.cat, negated) + note,
         )
+        out.problems.append(dataclasses.replace(found, unfixable=why) if why else found)
         return nxt
 
-    def _json_written(self, tokens: Sequence[Token]) -> frozenset[str]:
-        """The JSON flags the launch writes as a whole value, on its command line or in its
-        --config file (read first): a dotted key of one of them would replace that value."""
+    def _written(self, tokens: Sequence[Token]) -> frozenset[str]:
+        """The flags the launch writes, on its command line or in its --config file (read
+        first): `--flag` for a whole value, `--flag.` for a dotted key. A fix must not write
+        a flag the launch already writes (argparse keeps the last; a dotted key replaces the
+        whole JSON value)."""
         written = {
-            spec.name
-            for spec in self.cat.flags.values()
-            if is_json(spec)
-            and (flag := self._json.get(settings_path(spec))) is not None
-            and flag.full is not None
+            name for path, flag in self._json.items() for name in self._json_names(path, flag)
         }
         for tok in tokens:
             name = tok.text.partition("=")[0]
-            if not name.startswith("-") or "." in name or tok.opaque:
+            if not name.startswith("-") or tok.opaque:
                 continue
-            resolved = self.cat.resolve(name)
+            key, dot, _sub = name.partition(".")
+            resolved = self.cat.resolve(key)
             if resolved is None:
-                spec = self.cat.abbreviation(name)
+                spec = self.cat.abbreviation(key)
                 resolved = (spec, None) if spec is not None else None
-            if resolved is not None and is_json(resolved[0]):
-                written.add(resolved[0].name)
+            if resolved is not None:
+                written.add(resolved[0].name + dot)
         return frozenset(written)
+
+    def _json_names(self, path: str, flag: JsonFlag) -> list[str]:
+        spec = next((s for s in self.cat.flags.values() if settings_path(s) == path), None)
+        if spec is None:
+            return []
+        return [spec.name] * (flag.full is not None) + [spec.name + "."] * bool(flag.dotted)
 
     def _deprecated_fix(
         self,
@@ -308,7 +312,7 @@ class ArgvParser:
             value,
             negated,
             self.cat,
-            self._json_written(tokens),
+            self._written(tokens),
             still_accepted=True,
         )
         return fix
@@ -693,7 +697,7 @@ class ArgvParser:
             values = [w.text for w in words[1:]]
             value = inline if "=" in tok.text else (" ".join(values) if values else None)
             fix, _why = fixes.removal(
-                row, words, written, value, gone[1], self.cat, self._json_written(tokens)
+                row, words, written, value, gone[1], self.cat, self._written(tokens)
             )
         elif self.deployed is not None:
             fix = fixes.disambiguation(tok, written, matches, self.deployed)

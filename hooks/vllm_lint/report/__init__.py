@@ -27,6 +27,8 @@ class ReportContext:
         rules: RuleSet = BUILTIN,
         quiet: bool = False,
         texts: Mapping[str, str] | None = None,
+        unsafe_fixes: bool = False,
+        fixed: int = 0,
     ) -> None:
         self.files_checked = files_checked
         self.invocations = invocations
@@ -36,6 +38,8 @@ class ReportContext:
         self.rules = rules  # the run's rules (a pack's rules are described like built-in ones)
         self.quiet = quiet  # the findings and nothing else (no summary line)
         self.texts = texts or {}  # files not on disk (stdin), by the path findings name
+        self.unsafe_fixes = unsafe_fixes  # `--unsafe-fixes`: unsafe fixes count as fixable
+        self.fixed = fixed  # findings `--fix` fixed before these were found
 
     def lines(self, path: str) -> tuple[str, ...]:
         """The lines of a linted file, for excerpts: the text read from stdin, else the file."""
@@ -47,6 +51,22 @@ class ReportContext:
             except OSError:
                 return ()
         return tuple(text.splitlines())
+
+    def fixable(self, finding: Finding) -> bool:
+        """Whether `--fix` (with this run's `--unsafe-fixes`) would fix the finding."""
+        fix = finding.autofix
+        return fix is not None and (fix.safe or self.unsafe_fixes)
+
+    def fix_summary(self, findings: Sequence[Finding]) -> str:
+        """ruff's "[*] N fixable with --fix" line (and the unsafe fixes it would leave), or ""."""
+        fixable = sum(1 for f in findings if self.fixable(f))
+        hidden = sum(1 for f in findings if f.autofix is not None and not self.fixable(f))
+        option = "--fix --unsafe-fixes" if self.unsafe_fixes else "--fix"
+        shown = f"[*] {fixable} fixable with {option}" if fixable else ""
+        if not hidden:
+            return shown
+        more = f"{hidden} unsafe fix(es) available with --fix --unsafe-fixes"
+        return f"{shown} ({more})" if shown else f"No safe fixes ({more})"
 
 
 class _Reporters(Mapping[str, Reporter]):

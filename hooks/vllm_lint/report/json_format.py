@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from vllm_lint.model import Finding
+from vllm_lint.model import Autofix, Finding
 
 if TYPE_CHECKING:
     from vllm_lint.report import ReportContext
@@ -37,6 +37,27 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
             else None
         ),
         "help_uri": finding.help_uri,
+        "autofix": _autofix(finding.autofix),
+    }
+
+
+def _autofix(fix: Autofix | None) -> dict[str, Any] | None:
+    if fix is None:
+        return None
+    return {
+        "title": fix.title,
+        "applicability": fix.applicability,
+        "edits": [
+            {
+                "path": e.span.path,
+                "line": e.span.line,
+                "col": e.span.col,
+                "end_line": e.span.end_line,
+                "end_col": e.span.end_col,
+                "content": e.replacement,
+            }
+            for e in fix.edits
+        ],
     }
 
 
@@ -45,6 +66,7 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
         "version": FORMAT_VERSION,
         "files_checked": context.files_checked,
         "invocations": context.invocations,
+        "fixed": context.fixed,
         "findings": [finding_dict(f) for f in findings],
     }
     json.dump(document, out, indent=2, ensure_ascii=True)

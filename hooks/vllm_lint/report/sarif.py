@@ -1,14 +1,13 @@
 """SARIF 2.1.0 (OASIS), as GitHub code scanning reads it; tests validate it against the schema.
 
 Rules carry their metadata (slug as `name`, summary, the rule page as help, its URI); results
-carry the primary span, the other flags of a pair as `relatedLocations`, and a fingerprint
-built from the rule, the path and the text of the offending lines, so that an alert keeps its
-identity when lines above it are added or removed.
+carry the primary span, the other flags of a pair as `relatedLocations`, a fingerprint
+(fingerprint.py, the baseline's too) so that an alert keeps its identity when lines above it
+are added or removed, and a finding's fix as `fixes`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +15,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from vllm_lint import __version__
-from vllm_lint.model import Finding, Severity, Span
+from vllm_lint.fingerprint import KEY as FINGERPRINT_KEY
+from vllm_lint.fingerprint import fingerprints
+from vllm_lint.model import Autofix, Finding, Severity, Span
 from vllm_lint.report.github import workspace_path, workspace_root
 
 if TYPE_CHECKING:
@@ -24,41 +25,7 @@ if TYPE_CHECKING:
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/vllm-lint/vllm-lint"
-FINGERPRINT_KEY = "vllmLint/v1"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-
-def _read_lines(path: str) -> tuple[str, ...]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return tuple(handle.read().splitlines())
-    except OSError:
-        return ()
-
-
-def _source_text(span: Span, files: dict[str, tuple[str, ...]]) -> str:
-    """The offending lines, stripped: what stays the same when the file shifts around them."""
-    if span.path not in files:
-        files[span.path] = _read_lines(span.path)  # read once per report, never cached longer
-    lines = files[span.path]
-    if not lines or span.line < 1:
-        return ""
-    chosen = lines[span.line - 1 : max(span.end_line, span.line)]
-    return "\n".join(line.strip() for line in chosen)
-
-
-def fingerprints(findings: Sequence[Finding], workspace: str | None = None) -> list[str]:
-    """One stable id per finding; identical lines in one file are told apart by their order."""
-    files: dict[str, tuple[str, ...]] = {}
-    seen: dict[str, int] = {}
-    result = []
-    for finding in findings:
-        path = workspace_path(finding.span.path, workspace)
-        key = "\0".join((finding.rule, path, _source_text(finding.span, files)))
-        ordinal = seen.get(key, 0)
-        seen[key] = ordinal + 1
-        result.append(hashlib.sha256(f"{key}\0{ordinal}".encode()).hexdigest())
-    return result
 
 
 def _location(span: Span, workspace: str | None) -> dict[str, Any]:
@@ -76,6 +43,30 @@ def _location(span: Span, workspace: str | None) -> dict[str, Any]:
             region["endColumn"] = max(region["endColumn"], region["startColumn"])
         physical["region"] = region
     return {"physicalLocation": physical}
+
+
+def _fix(fix: Autofix, workspace: str | None) -> dict[str, Any]:
+    """A fix as SARIF proposes one: per file, regions replaced by text (`--fix` makes the same
+    edits; an unsafe one is applied only with `--unsafe-fixes`)."""
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for edit in fix.edits:
+        region = _location(edit.span, workspace)["physicalLocation"]["region"]
+        region["endColumn"] = max(edit.span.end_col, 1)  # may end at column 1 of the next line
+        replacement = {"deletedRegion": region, "insertedContent": {"text": edit.replacement}}
+        changes.setdefault(edit.span.path, []).append(replacement)
+    return {
+        "description": {"text": f"{fix.title} ({fix.applicability} fix)"},
+        "artifactChanges": [
+            {
+                "artifactLocation": _location(Span(path, 0, 0, 0, 0), workspace)[
+                    "physicalLocation"
+                ]["artifactLocation"],
+                "replacements": replacements,
+            }
+            for path, replacements in changes.items()
+        ],
+        "properties": {"applicability": fix.applicability},
+    }
 
 
 def _rule(finding: Finding, context: ReportContext) -> dict[str, Any]:
@@ -129,6 +120,8 @@ def document(findings: Sequence[Finding], context: ReportContext) -> dict[str, A
                 {"id": number, **_location(r.span, workspace), "message": {"text": r.note}}
                 for number, r in enumerate(finding.related, start=1)
             ]
+        if finding.autofix is not None:
+            result["fixes"] = [_fix(finding.autofix, workspace)]
         if finding.release is not None:
             result["properties"] = {"vllmRelease": finding.release.version}
         results.append(result)

@@ -41,9 +41,10 @@ def headline(finding: Finding, context: ReportContext) -> str:
     severity = finding.severity.label
     if context.color:
         severity = f"{_COLORS[finding.severity]}{severity}{_RESET}"
+    mark = "[*] " if context.fixable(finding) else ""  # --fix fixes it, as ruff marks them
     return (
         f"{_printable(span.path)}:{span.line}:{span.col}: {finding.rule} [{severity}] "
-        f"{_printable(finding.message)}"
+        f"{mark}{_printable(finding.message)}"
     )
 
 
@@ -74,20 +75,31 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
             )
         if finding.fix:
             out.write(f"        = fix: {_printable(finding.fix)}\n")
+        if finding.autofix is not None:  # what --fix writes, unless the hint says it already
+            fix = finding.autofix
+            if not finding.fix.startswith(fix.title):
+                out.write(f"        = autofix ({fix.applicability}): {_printable(fix.title)}\n")
+            elif not fix.safe:
+                out.write("        = autofix (unsafe): needs --unsafe-fixes\n")
     if not context.quiet:
         out.write(summary(findings, context) + "\n")
 
 
 def summary(findings: Sequence[Finding], context: ReportContext) -> str:
-    """The last line: what was found, in how many files and launches."""
+    """The last lines: what `--fix` fixed; what was found, in how many files and launches;
+    how many findings `--fix` would fix (ruff's "[*] N fixable")."""
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    lines = [f"Fixed {context.fixed} finding(s)."] if context.fixed else []
     if findings:
-        return (
+        lines.append(
             f"Found {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), "
             f"{counts[Severity.INFO]} info in {context.files_checked} file(s) checked "
             f"({context.invocations} vLLM invocation(s))."
         )
-    return (
-        f"All clean: {context.files_checked} file(s) checked, "
-        f"{context.invocations} vLLM invocation(s)."
-    )
+    else:
+        lines.append(
+            f"All clean: {context.files_checked} file(s) checked, "
+            f"{context.invocations} vLLM invocation(s)."
+        )
+    fixes = context.fix_summary(findings)
+    return "\n".join(lines + ([f"{fixes}."] if fixes else []))

@@ -72,13 +72,16 @@ def from_problem(problem: Problem) -> Finding:
     values = dict(problem.values)
     release = problem.release
     values.setdefault("release", release.version if release is not None else "")
+    hint = rule.fix.format(**values)
+    if problem.unfixable:
+        hint += f" (no automatic fix: {problem.unfixable})"
     return Finding(
         rule=rule.id,
         slug=rule.slug,
         severity=rule.severity,
         message=rule.message.format(**values),
         span=problem.span,
-        fix=rule.fix.format(**values),
+        fix=hint,
         release=release,
         help_uri=rule.help_uri,
         autofix=problem.autofix,
