@@ -249,14 +249,20 @@ def fix_file(
     return result
 
 
+def _lines(text: str) -> list[str]:
+    """Lines as git and `patch` see them: ended by `\n` only (not `str.splitlines`' \f, \u2028)."""
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
 def diff(fixed: Sequence[FileFix]) -> str:
     """A unified diff of every changed file (`a/` and `b/` prefixes, as git shows them)."""
     chunks = []
     for item in fixed:
         if item.after == item.before:
             continue
-        before = item.before.decode("utf-8-sig", errors="replace").splitlines(keepends=True)
-        after = item.after.decode("utf-8-sig", errors="replace").splitlines(keepends=True)
+        before = _lines(item.before.decode("utf-8", errors="replace"))
+        after = _lines(item.after.decode("utf-8", errors="replace"))
         lines = difflib.unified_diff(before, after, f"a/{item.path}", f"b/{item.path}")
         for line in lines:
             if not line.endswith("\n"):

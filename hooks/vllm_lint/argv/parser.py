@@ -247,6 +247,8 @@ class ArgvParser:
         fix, why = fixes.removal(
             row, tokens[i:nxt], key, value, negated, self.cat, self._written(tokens)
         )
+        replacement = flag_history.replacement_text(row, value, self.cat, negated) + note
+        why = "" if why in replacement else why  # the message says it already
         found = problem(
             "VL002",
             tok.span,
@@ -255,7 +257,7 @@ class ArgvParser:
             flag=key,
             removed_in=row.removed_in,
             last_in=row.last_in,
-            replacement=flag_history.replacement_text(row, value, self.cat, negated) + note,
+            replacement=replacement,
         )
         out.problems.append(dataclasses.replace(found, unfixable=why) if why else found)
         return nxt
