@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -306,3 +307,12 @@ def test_bad_combinations_are_usage_errors(tmp_path: Path) -> None:
     run = run_cli("--fix", "--write-baseline", "b.json", ".", cwd=root)
     assert run.code == 2 and run.err.count("\n") == 1 and "--write-baseline" in run.err
     assert not (root / "b.json").exists()
+
+
+def test_every_option_is_in_the_help_the_readme_and_the_docs() -> None:
+    help_text = run_cli("--help").out
+    readme = (REPO / "README.md").read_text("utf-8")
+    page = (REPO / "docs" / "fixes-and-baseline.md").read_text("utf-8")
+    for option in ("--fix", "--unsafe-fixes", "--diff", "--baseline", "--write-baseline"):
+        named = re.compile(rf"(?<![\w-]){option}(?![\w-])")
+        assert named.search(help_text) and named.search(readme) and named.search(page), option
