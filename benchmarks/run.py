@@ -284,7 +284,7 @@ def expect_vllm_lint(timing: Timing, files: int | None, invocations: int | None)
     codes = {s.code for s in timing.samples}
     if not codes <= {0, 1}:
         raise BenchError(f"{timing.label}: vllm-lint exited {codes}:\n{timing.output[-2000:]}")
-    summary = timing.output.strip().splitlines()[-1] if timing.output.strip() else ""
+    summary = _summary_line(timing.output)
     wanted = (
         "file(s) checked" if files is None else f"{files} file(s) checked",
         "vLLM invocation(s)" if invocations is None else f"{invocations} vLLM invocation(s)",
@@ -458,9 +458,15 @@ def bench(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _summary_line(output: str) -> str:
+    """vllm-lint's summary line (the "[*] N fixable" line may follow it)."""
+    lines = [line for line in output.strip().splitlines() if "file(s) checked" in line]
+    return lines[-1] if lines else ""
+
+
 def _summary_count(timing: Timing, what: str) -> int:
-    """A number from vllm-lint's last line: `… in 98 file(s) checked (186 vLLM invocation(s))`."""
-    words = timing.output.strip().splitlines()[-1].replace("(", " ").split()
+    """A number from vllm-lint's summary: `… in 98 file(s) checked (186 vLLM invocation(s))`."""
+    words = _summary_line(timing.output).replace("(", " ").split()
     return int(words[words.index(what) - 1])
 
 
