@@ -316,3 +316,26 @@ def test_every_option_is_in_the_help_the_readme_and_the_docs() -> None:
     for option in ("--fix", "--unsafe-fixes", "--diff", "--baseline", "--write-baseline"):
         named = re.compile(rf"(?<![\w-]){option}(?![\w-])")
         assert named.search(help_text) and named.search(readme) and named.search(page), option
+
+
+def test_a_pass_that_would_break_the_yaml_is_not_kept(tmp_path: Path) -> None:
+    """The guard behind every fix: no finding makes such an edit, so one is made by hand; the
+    file is linted again for real and the pass is dropped."""
+    from vllm_lint import fixer
+    from vllm_lint.model import Autofix, Edit, Finding, Severity, Span
+    from vllm_lint.pipeline import lint_bytes, reported
+
+    line = '    command: ["--model", "m", "--swap-space", "4"]\n'
+    data = f"services:\n  vllm:\n    image: vllm/vllm-openai:v0.10.0\n{line}".encode()
+    col = line.index("]") + 1
+    cut = Autofix("drop the bracket", (Edit(Span("compose.yaml", 4, col, 4, col + 1), "]", ""),))
+    finding = Finding("VL002", "removed-flag", Severity.ERROR, "m", cut.edits[0].span, autofix=cut)
+    options = Options(vllm_version="0.34.0", root=tmp_path)
+
+    def relint(path: str, text: bytes) -> list[Finding]:
+        return reported([lint_bytes(path, text, options)], options)
+
+    with chdir(tmp_path):
+        result = fixer.fix_file("compose.yaml", data, [finding], relint, unsafe=False)
+    assert result.after == data and result.fixed == 0
+    assert result.reverted == "a fix would make it unreadable (VL901)"

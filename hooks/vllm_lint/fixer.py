@@ -1,7 +1,10 @@
 """`--fix` and `--diff`: the edits findings carry, applied to the file's own text.
 
-A finding's `Autofix` is made where its problem is found (argv/fixes.py) as edits of argv
-words. Here, and only here, they meet the file's text:
+A finding's `Autofix` is made where its problem is found (argv/fixes.py for flags) as edits:
+the text expected at a span and its replacement, or an argv word to delete. Any stage may give
+its `Problem` one (a reader could offer the exec form of a shell-form Dockerfile CMD as one
+edit over the instruction's arguments); nothing else is needed for `--fix` to apply it. Here,
+and only here, the edits meet the file's text:
 
 - `vet` keeps an edit only where the text it expects stands exactly at its span, and turns the
   deletion of a whole word into the exact range to delete (its quotes and one separator, or
@@ -167,25 +170,23 @@ def wanted(finding: Finding, unsafe: bool) -> Autofix | None:
 
 
 def apply(text: str, path: str, fixes: Iterable[Autofix]) -> tuple[str, int]:
-    """`text` with every fix that overlaps none applied before it (identical ones once);
-    how many were applied."""
+    """`text` with every fix that overlaps none applied before it (identical ones once: a
+    flag two launches share); how many findings that fixed."""
     positions = FilePositions(path, text)
-    chosen: list[_Range] = []
-    count = 0
-    seen: set[tuple[Edit, ...]] = set()
-    located = []
+    findings: dict[tuple[Edit, ...], int] = {}  # a fix's edits -> the findings it fixes
     for fix in fixes:
-        if fix.edits in seen:
-            count += 1  # the same edit for a second finding (a flag two launches share)
-            continue
-        seen.add(fix.edits)
-        ranges = locate(fix, path, text, positions)
+        findings[fix.edits] = findings.get(fix.edits, 0) + 1
+    located = []
+    for edits, count in findings.items():
+        ranges = locate(Autofix("", edits), path, text, positions)
         if ranges:
-            located.append(ranges)
-    for ranges in sorted(located, key=lambda rs: rs[0].start):
+            located.append((ranges, count))
+    chosen: list[_Range] = []
+    fixed = 0
+    for ranges, count in sorted(located, key=lambda item: item[0][0].start):
         if all(r.end <= c.start or r.start >= c.end for r in ranges for c in chosen):
             chosen.extend(ranges)
-            count += 1
+            fixed += count
     out = []
     at = 0
     for r in sorted(chosen, key=lambda r: r.start):
@@ -193,7 +194,7 @@ def apply(text: str, path: str, fixes: Iterable[Autofix]) -> tuple[str, int]:
         out.append(r.replacement)
         at = r.end
     out.append(text[at:])
-    return "".join(out), count
+    return "".join(out), fixed
 
 
 @dataclass
