@@ -72,6 +72,9 @@ class Invocation:
     base_dir: str = "."  # folder that relative `--config` paths are resolved from
     partial: bool = False  # some words were opaque (templated or unknown variables)
     anchor: Span | None = None  # where the launch is written (`vllm serve`, a values entry…)
+    # what starts the server: "vllm serve", "vllm" (no subcommand), a `python -m` module, or
+    # "image" (arguments to an image whose entrypoint is the server)
+    entrypoint: str = "vllm serve"
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,38 @@ _PIP_INSTALL = re.compile(
 )
 
 
+def known(choice: ReleaseChoice) -> ReleaseChoice:
+    """A release newer than the newest catalog is judged as the newest, and said so plainly."""
+    newest = newest_known()
+    try:
+        newer = key(choice.version) > key(newest)
+    except ValueError:
+        return choice
+    if not newer:
+        return choice
+    return ReleaseChoice(
+        newest,
+        f"{choice.reason}: vLLM {choice.version} is newer than this vllm-lint knows; "
+        f"judged as {newest}",
+    )
+
+
+def release_of_pin(written: str, reason: str) -> ReleaseChoice | None:
+    """A version as a pin writes it (`0.9.1`, `v0.17.1+cu128`, `0.8.5.post1`, `0.10.1.1`): the
+    release it names (PEP 440, read by `packaging`, loaded only when a pin is met); `reason`
+    gets the text as written in place of `{}`."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        version = Version(written.strip())
+    except InvalidVersion:
+        return None
+    if version.is_devrelease or version.is_prerelease or len(version.release) < 3:
+        return None
+    major, minor, micro = version.release[:3]
+    return known(ReleaseChoice(f"{major}.{minor}.{micro}", reason.format(written)))
+
+
 def from_image(image: str) -> ReleaseChoice | None:
     """The release a vLLM server image deploys, from its tag (None if it names no release)."""
     name, _, digest = image.partition("@")
@@ -121,7 +153,7 @@ def from_image(image: str) -> ReleaseChoice | None:
     match = _IMAGE_TAG.match(tag)
     if not match:
         return None
-    return ReleaseChoice(normalize(match.group(1)), f"image tag {image}")
+    return known(ReleaseChoice(normalize(match.group(1)), f"image tag {image}"))
 
 
 def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
@@ -130,7 +162,7 @@ def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
     if match is None:
         return None
     written = match.group(1)
-    return ReleaseChoice(normalize(written), f"pip install vllm=={written}{where}")
+    return known(ReleaseChoice(normalize(written), f"pip install vllm=={written}{where}"))
 
 
 # -- repo pins ------------------------------------------------------------------------------------
@@ -184,7 +216,7 @@ def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
             if len({version for version, _where in found}) > 1:
                 return None  # conflicting pins: not a guess we make
             version, where = found[0]
-            return ReleaseChoice(version, f"vllm=={version} pinned in {where}")
+            return known(ReleaseChoice(version, f"vllm=={version} pinned in {where}"))
         if folder == top or folder.parent == folder:
             return None
         folder = folder.parent

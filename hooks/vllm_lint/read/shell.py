@@ -69,6 +69,9 @@ class Command:
     points: tuple[tuple[Point, ...], ...] = ()
     conditional: bool = False  # inside if/case/loop, or after && / ||
     exported: Mapping[str, Token] = field(default_factory=dict)  # literal `export X=…` so far
+    # every literal a variable was given so far, on any branch (absent: not known); lets
+    # `${PREFIX} vllm serve` be read when each value PREFIX can have is known
+    alternatives: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -129,6 +132,7 @@ class Lexer:
         self._frames = 0  # open if/case/loop compounds
         self._after_logic = False  # the current command follows && or ||
         self._heredocs: list[tuple[str, bool]] = []  # pending (delimiter, strip tabs)
+        self._alternatives: dict[str, frozenset[str] | None] = {}
 
     # -- public -------------------------------------------------------------------------
 
@@ -187,6 +191,7 @@ class Lexer:
             tuple(it.points for it in items),
             self._conditional,
             dict(self.exported),
+            {k: v for k, v in self._alternatives.items() if v is not None},
         )
 
     def _eval(self, items: list[_Item]) -> Iterator[Command]:
@@ -211,6 +216,7 @@ class Lexer:
             self._depth + 1,
         )
         inner._frames = self._frames + (1 if self._after_logic else 0)
+        inner._alternatives = self._alternatives
         yield from inner.commands()
         self.variables, self.exported = inner.variables, inner.exported
 
@@ -234,6 +240,7 @@ class Lexer:
                     located = Value(before.text + value, before.points + tuple(it.points[start:]))
                 elif before is not None or name in self.variables:
                     located = None
+            self._note_alternative(name, None if tok.opaque else value)
             if self._conditional and _text(self.variables.get(name)) != _text(located):
                 located = None  # set on one branch only: its value after the branch is unknown
             self.variables[name] = located
@@ -243,6 +250,16 @@ class Lexer:
                 else:
                     value_span = _span(self.path, list(located.points), tok.span)
                     self.exported[name] = Token(located.text, value_span)
+
+    def _note_alternative(self, name: str, value: str | None) -> None:
+        """Remember each literal `name` is given; a first value given on one branch only (the
+        environment may have set it before) or a non-literal one makes them unknown."""
+        before = self._alternatives.get(name, frozenset())
+        first = name not in self._alternatives
+        if value is None or before is None or (first and self._conditional):
+            self._alternatives[name] = None
+        else:
+            self._alternatives[name] = before | {value}
 
     def _assign_array(self, it: _ArrayItem) -> None:
         items = it.elements
@@ -381,6 +398,11 @@ class Lexer:
                 continue
             if ch == "{" and text.startswith("{{", i):
                 i = self._template(i, word)
+                continue
+            if ch == "{" and (text.startswith("{%", i) or text.startswith("{#", i)):
+                # a Jinja statement or comment (`{% if %}`): rendered away, never a word
+                close = text.find("%}" if text[i + 1] == "%" else "#}", i + 2)
+                i = n if close < 0 else close + 2
                 continue
             if ch == TEMPLATE_MARK:
                 word.opaque = True

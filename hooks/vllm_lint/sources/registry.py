@@ -59,9 +59,12 @@ SOURCES: tuple[Source, ...] = (
     Source("configmap-scripts", Kind.YAML, "configmap_scripts", ("ConfigMap",)),
     Source("ci-scripts", Kind.YAML, "ci_scripts", ("script:", "source:")),
     Source("env-args", Kind.YAML, "env_args", ("VLLM_ADDITIONAL_ARGS",)),
+    Source("taskfile", Kind.YAML, "taskfile", ("tasks",)),
     Source("vllm-config", Kind.YAML, "vllm_config", fallback=True),
     Source("shell", Kind.SHELL, "shell_script"),
     Source("dockerfile", Kind.DOCKERFILE, "dockerfile"),
+    Source("make", Kind.MAKE, "make_recipes"),
+    Source("just", Kind.JUST, "justfile"),
 )
 
 
