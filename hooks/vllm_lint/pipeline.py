@@ -179,7 +179,7 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
     def catalog() -> Catalog:
         return catalog_for(releases.catalog_release(releases.for_file(path, options).version))
 
-    extracted = extract(path, text, sniff.kind_of(path), catalog)
+    extracted = extract(path, text, sniff.kind_of(path), catalog, options.root)
     result.findings.extend(from_problems(extracted.problems))
     result.standalone_config = extracted.standalone_config
     for invocation in extracted.invocations:

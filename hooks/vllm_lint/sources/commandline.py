@@ -14,16 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from vllm_lint.files.textpos import Positions, align_scalar
-from vllm_lint.model import Invocation, Token
-from vllm_lint.read.shell import ArrayValue, Value, VarValue
+from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.read.shell import ArrayValue, Lexer, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
-from vllm_lint.sources.programs import mentions_server
+from vllm_lint.sources.programs import mentions_server, server_image_of
 from vllm_lint.sources.shell_commands import (
     SHELL_C,
     SHELLS,
     Launch,
     ScriptContext,
     anchor_of,
+    image_text,
     launches_in,
     launches_of,
     opaque_templates,
@@ -99,9 +100,35 @@ def invocations(
                         make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env)
                     )
             return
-    if not entrypoint_given and image is not None and server_image(image):
-        launch = Launch(tuple(tokens), dict(env), anchor_of(tokens[:1] or [image]))
+    if entrypoint_given or image is None:
+        return
+    if server_image(image):
+        launch = Launch(tuple(tokens), dict(env), anchor_of([image]), entrypoint="image")
         yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
+        return
+    found = server_image_of(image_text(image))
+    if found is not None and found.args.startswith("env:") and not tokens:
+        yield from _env_args(yf, found.args[4:], env, image, origin, base, hint)
+
+
+def _env_args(
+    yf: YamlFile,
+    name: str,
+    env: dict[str, Token],
+    image: Token,
+    origin: str,
+    base: str,
+    hint: ReleaseChoice | None,
+) -> Iterator[Invocation]:
+    """An image whose entrypoint reads the server's flags from one variable (`VLLM_ARGS` of
+    vllm-tpu): the variable's literal value, split as the shell splits it."""
+    value = env.get(name)
+    if value is None or value.opaque:
+        return
+    lexer = Lexer(value.text, located_positions(yf, value))
+    argv = tuple(t for command in lexer.commands() for t in command.words)
+    launch = Launch(argv, dict(env), anchor_of([image]), entrypoint="image")
+    yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
 
 
 def located(yf: YamlFile, tok: Token) -> Value:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -34,6 +34,7 @@ from vllm_lint.resources import schemas_dir
 _BASENAME = re.compile(r".*/")
 _SHELL_C = re.compile(r"-[a-z]*c[a-z]*")  # -c, -lc, -ec …
 # `${X:+--env "X=$X"}`: an option only when X is set; never the command
+_LITERAL_OPTION = re.compile(r"--?[A-Za-z0-9][\w.-]*=")
 _OPTIONAL_WORD = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+")
 
 
@@ -191,9 +192,16 @@ def _env_value(value: Token) -> tuple[str, Token]:
     return name, Token(text, value.span, value.opaque or not has)
 
 
-def unwrap(words: Sequence[Token], i: int, launcher: Launcher) -> Wrapped | None:
+def unwrap(
+    words: Sequence[Token],
+    i: int,
+    launcher: Launcher,
+    is_image: Callable[[Token], bool] | None = None,
+) -> Wrapped | None:
     """What the launcher at `words[i]` runs; None when it runs nothing the linter can follow
-    (`sbatch script.sh`, `srun --help`, a `pm2 start app.js`)."""
+    (`sbatch script.sh`, `srun --help`, a `pm2 start app.js`). `is_image` tells a server image:
+    an unknown word before one (`docker run {{ gpu_flags }} vllm/vllm-openai …`) is taken for
+    options, not for the image."""
     k = i + 1 + len(launcher.subcommand)
     if launcher.command == "shell-c":
         return _shell_c(words, k, launcher)
@@ -205,8 +213,8 @@ def unwrap(words: Sequence[Token], i: int, launcher: Launcher) -> Wrapped | None
     while k < n:
         word = words[k]
         text = word.text
-        if word.opaque:
-            if _OPTIONAL_WORD.match(text):
+        if word.opaque and not _LITERAL_OPTION.match(text):  # `--nodelist=${NODE}` is an option
+            if _OPTIONAL_WORD.match(text) or _image_follows(words, k, launcher, is_image):
                 k += 1
                 continue
             break
@@ -303,6 +311,22 @@ def unwrap(words: Sequence[Token], i: int, launcher: Launcher) -> Wrapped | None
             found.pin = match.group(2)
             found.words = [Token(match.group(1), words[k].span), *words[k + 1 :]]
     return found
+
+
+def _image_follows(
+    words: Sequence[Token], k: int, launcher: Launcher, is_image: Callable[[Token], bool] | None
+) -> bool:
+    """Past unknown words and options from `words[k]`, is the next word a server image?"""
+    if is_image is None or not launcher.command.startswith("container") or is_image(words[k]):
+        return False
+    k += 1
+    while k < len(words):
+        word = words[k]
+        if (word.opaque and not is_image(word)) or word.text.startswith("-"):
+            k += 1 + (0 if word.opaque or "=" in word.text else _arity(launcher, word.text))
+            continue
+        return is_image(word)
+    return False
 
 
 def _shell_c(words: Sequence[Token], k: int, launcher: Launcher) -> Wrapped | None:

@@ -65,7 +65,7 @@ def skip_wrappers(
         launcher = launcher_at(words, i)
         if launcher is None:
             break
-        wrapped = unwrap(words, i, launcher)
+        wrapped = unwrap(words, i, launcher, looks_like_server_image)
         if wrapped is None:
             return words, len(words), env, None, pin
         env.update(wrapped.env)
@@ -81,9 +81,13 @@ def skip_wrappers(
 
 def program_at(words: Sequence[Token], i: int) -> tuple[int, str] | None:
     """(index of the first server argument, entry point) if `words[i]` starts the server."""
-    if i >= len(words) or words[i].opaque:
+    if i >= len(words):
         return None
     head = words[i].text
+    if words[i].opaque:  # `"${VENV}/bin/python"`: the program's own name is literal
+        head = head.rpartition("/")[2]
+        if not words[i].text.count("/") or "$" in head or "{" in head or "`" in head:
+            return None
     if _VLLM.fullmatch(head):
         after = words[i + 1] if i + 1 < len(words) else None
         if after is not None and after.text == "serve":
@@ -169,6 +173,34 @@ def server_images() -> tuple[ServerImage, ...]:
         ServerImage(e["id"], re.compile(e["pattern"]), e["args"], e["release_from_tag"])
         for e in entries
     )
+
+
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}]*)\}")
+
+
+def image_text(image: Token) -> str:
+    """The image's reference as far as it is literal: `${X:-default}` parts read as their
+    default (the image the file writes when nothing overrides it), an unknown tag as `:x`, an
+    unknown registry or folder kept as written (`{{ dir }}/vllm-openai_v0.10.2.sif`)."""
+    text = image.text
+    if not image.opaque and "$" not in text:
+        return text
+    text = _DEFAULT.sub(lambda m: m.group(1), text)
+    if not _UNKNOWN_PART.search(text):
+        return text
+    if not _UNKNOWN_PART.search(text.rpartition("/")[2]):
+        return text
+    text = re.sub(r"[:@][^/]*$", "", text) + ":x"
+    return "" if _UNKNOWN_PART.search(text) else text
+
+
+_UNKNOWN_PART = re.compile(r"[${}`\ue000]")
+
+
+def looks_like_server_image(word: Token) -> bool:
+    """A word naming an image whose entrypoint takes the server's arguments."""
+    found = server_image_of(image_text(word))
+    return found is not None and found.args == "argv"
 
 
 def server_image_of(image: str) -> ServerImage | None:

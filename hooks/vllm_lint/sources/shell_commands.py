@@ -29,6 +29,7 @@ from vllm_lint.release import from_image
 from vllm_lint.sources.launchers import Wrapped
 from vllm_lint.sources.programs import (
     find_server,
+    image_text,
     module_at,
     program_at,
     server_image_of,
@@ -52,6 +53,7 @@ class Launch:
     conditional: bool = False
     entrypoint: str = "vllm serve"  # what starts the server (`programs.ServerCall.entrypoint`)
     pin: str | None = None  # a release the command itself pins (`uvx vllm@0.9.1`)
+    via: str = ""  # the container launcher it runs in (`docker run`, `apptainer exec`)
 
 
 @dataclass
@@ -118,13 +120,16 @@ def launches_of(command: Command, path: str, depth: int = 0) -> Iterator[Launch]
         return
     if wrapped.kind == "string" and wrapped.string is not None and depth < _MAX_NESTING:
         index = next((k for k, w in enumerate(found) if w is wrapped.string), None)
+        same = found is words and index is not None and index < len(command.unknown)
         yield from _string_command(
             wrapped.string,
             points[index] if index is not None else element_points(wrapped.string),
+            command.unknown[index] if same and index is not None else None,
             wrapped.string_args,
             path,
             depth,
             {**command.exported, **prefix_env},
+            command.alternatives,
         )
 
 
@@ -160,14 +165,21 @@ def _runs_next(value: str) -> bool:
 def _string_command(
     script: Token,
     script_points: Sequence[Point],
+    unknown: frozenset[int] | None,
     rest: Sequence[Token],
     path: str,
     depth: int,
     exported: Mapping[str, Token],
+    alternatives: Mapping[str, frozenset[str]] | None = None,
 ) -> Iterator[Launch]:
     """A command written as one string (`bash -c "…"`, `pm2 start "…"`, `sbatch --wrap "…"`),
-    read again with the place of each character kept."""
-    if script.opaque or not script.text:
+    read again with the place of each character kept; the characters that were not known
+    (an unknown `$1` in it) make the words holding them unknown."""
+    if not script.text:
+        return
+    if unknown is None:
+        unknown = frozenset(range(len(script.text))) if script.opaque else frozenset()
+    if len(unknown) == len(script.text):
         return
     variables: dict[str, VarValue] = {
         name: (None if tok.opaque else Value(tok.text, element_points(tok)))
@@ -179,7 +191,15 @@ def _string_command(
     positions = MappedPositions(
         path, tuple(script_points), script_points[0] if script_points else (1, 1)
     )
-    inner = Lexer(script.text, positions, variables, {}, dict(exported))
+    inner = Lexer(
+        script.text,
+        positions,
+        variables,
+        {},
+        dict(exported),
+        unknown=unknown,
+        alternatives=alternatives,
+    )
     yield from _scan(inner, depth + 1)
 
 
@@ -240,10 +260,25 @@ def _container(
                 launch.entrypoint,
                 launch.pin,
             )
+    if image is not None and image.opaque:  # `$IMAGE` from `IMAGE=${IMAGE:-vllm/vllm-openai:v1}`
+        ref = _VAR_WORD.fullmatch(image.text)
+        shape = command.shapes.get(ref.group(1) or ref.group(2)) if ref else None
+        if shape is not None:
+            image = Token(shape, image.span, opaque=True)
     if wrapped.run_command or image is None or not server_image(image):
         return None
-    anchor = anchor_of([image])
-    return Launch(tuple(args), env, anchor, image, command.conditional, "image")
+    anchor = _written(words, image, command)
+    via = wrapped.launcher.id
+    return Launch(tuple(args), env, anchor, image, command.conditional, "image", None, via)
+
+
+def _written(words: Sequence[Token], word: Token, command: Command) -> Span:
+    """Where `word` is written in the command (`$IMAGE`), not where its value came from."""
+    index = next((k for k, w in enumerate(words) if w is word), None)
+    if index is None or index >= len(command.starts) or len(words) != len(command.words):
+        return anchor_of([word])
+    line, col = command.starts[index]
+    return Span(word.span.path, line, col, line, col + 1)
 
 
 def server_image(image: Token) -> bool:
@@ -254,26 +289,18 @@ def server_image(image: Token) -> bool:
     return found is not None and found.args == "argv"
 
 
-_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}]*)\}")
-
-
-def image_text(image: Token) -> str:
-    """The image's reference as far as it is literal: `${X:-default}` parts read as their
-    default (the image the file writes when nothing overrides it), an unknown tag as `:x`."""
-    text = image.text
-    if not image.opaque and "$" not in text:
-        return text
-    text = _DEFAULT.sub(lambda m: m.group(1), text)
-    if "$" in text or "{" in text:
-        text = re.sub(r"[:@][^/]*$", "", text) + ":x"
-    return "" if "$" in text or "{" in text else text
-
-
 def release_hint(image: Token | None) -> ReleaseChoice | None:
-    if image is None or image.opaque:
+    """The release an image's tag names; for `${IMAGE:-vllm/vllm-openai:v0.26.0}`, its default's."""
+    if image is None:
         return None
-    found = server_image_of(image.text)
-    return from_image(image.text) if found is not None and found.release_from_tag else None
+    text = image_text(image)
+    found = server_image_of(text)
+    if found is None or not found.release_from_tag or text.endswith(":x"):
+        return None
+    choice = from_image(text)
+    if choice is None or text == image.text:
+        return choice
+    return ReleaseChoice(choice.version, f"image tag {text}, the default of {image.text}")
 
 
 def invocation(

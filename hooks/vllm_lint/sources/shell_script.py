@@ -20,6 +20,6 @@ def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
     base = str(Path(path).parent)
     for launch in launches_in(text, FilePositions(path, text), ScriptContext()):
-        where = "docker run" if launch.image is not None else "script"
+        where = launch.via or "script"
         line = launch.anchor.line
         yield invocation(path, launch, f"{where} line {line}", base)
