@@ -20,10 +20,10 @@ from a variable assigned elsewhere, so spans point at the flag as the user wrote
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from vllm_lint.files.textpos import MappedPositions, Positions, ShiftedPositions
+from vllm_lint.files.textpos import FilePositions, MappedPositions, Positions, ShiftedPositions
 from vllm_lint.model import Span, Token
 
 Point = tuple[int, int]  # 1-based line and column in the file
@@ -63,6 +63,9 @@ class ArrayValue:
 
 
 VarValue = str | Value | ArrayValue | None  # None: set, but not to a literal
+# `source FILE` / `. FILE`: the file's text and the path to show, or None (outside the repo,
+# not a literal path…); only its variables are taken, nothing is run
+Sourcer = Callable[[str], tuple[str, str] | None]
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class _Word:
     quoted: bool = False  # some part was quoted or escaped (so it is no reserved word)
     at: Point = (1, 1)
     opaque_at: list[int] = field(default_factory=list)  # which characters are not known
+    path: str | None = None  # written in another file (an argument handed to a script)
 
     def unknown(self) -> None:
         """The next character added is not known."""
@@ -140,6 +144,7 @@ class Lexer:
         _depth: int = 0,
         unknown: frozenset[int] = frozenset(),
         alternatives: Mapping[str, frozenset[str]] | None = None,
+        source: Sourcer | None = None,
     ) -> None:
         self.text = text
         self.positions = positions
@@ -149,6 +154,7 @@ class Lexer:
         self.exported: dict[str, Token] = dict(exported or {})
         self._depth = _depth
         self._unknown = unknown  # indices of `text` whose characters are not known
+        self._source = source
         self._frames = 0  # open if/case/loop compounds
         self._stack: list[_IfFrame] = []  # the open compounds, innermost last
         self._after_logic = False  # the current command follows && or ||
@@ -247,6 +253,8 @@ class Lexer:
         if words[0].text == "eval" and len(words) > 1 and self._depth < _MAX_EVAL_DEPTH:
             yield from self._eval(items[1:])
             return
+        if words[0].text in ("source", ".") and len(words) > 1 and self._source is not None:
+            self._sourced(words[1])
         yield Command(
             tuple(words),
             tuple(it.points for it in items),
@@ -257,6 +265,34 @@ class Lexer:
             self._shapes,
             tuple(it.opaque_at for it in items),
         )
+
+    def _sourced(self, target: Token) -> None:
+        """`source FILE`: the variables and exports the file sets, as if written here (its
+        own launches are its own file's, found when that file is linted)."""
+        if self._source is None or target.opaque or self._depth >= _MAX_EVAL_DEPTH:
+            return
+        found = self._source(target.text)
+        if found is None:
+            return
+        text, shown = found
+        inner = Lexer(
+            text,
+            FilePositions(shown, text),
+            self.variables,
+            self.kube_vars,
+            self.exported,
+            self._depth + 1,
+            source=self._source,
+        )
+        before = dict(self.variables)
+        for _command in inner.commands():
+            pass
+        for name, value in inner.variables.items():
+            if isinstance(value, Value) and before.get(name) is not value:
+                # its characters are in the other file: point at where it is used here
+                value = Value(value.text, (), value.opaque)
+            self.variables[name] = value
+        self.exported = inner.exported
 
     def _eval(self, items: list[_Item]) -> Iterator[Command]:
         """`eval a b c` runs the words joined with spaces as a new command line."""
@@ -367,7 +403,8 @@ class Lexer:
         return self.positions.at(index)
 
     def _token(self, word: _Word) -> Token:
-        return Token(word.text, _span(self.path, word.points, None, word.at), word.opaque)
+        path = word.path or self.path
+        return Token(word.text, _span(path, word.points, None, word.at), word.opaque)
 
     def _item(self, word: _Word) -> _Item:
         unknown = frozenset(word.opaque_at) if word.opaque_at else frozenset()
@@ -726,10 +763,17 @@ class Lexer:
             if quoted and not value.items and not word.chars:
                 word.started = word.quoted = False  # "${A[@]}" of an empty array: no word
             for k, element in enumerate(value.items):
-                if k:
-                    self._split(word, extra)
+                if k:  # "${A[@]}": each element is a word, an empty one too
+                    self._split(word, extra, keep_empty=quoted)
                 unknown = frozenset(range(len(element.text))) if element.opaque else frozenset()
-                self._add_text(element.text, element_points(element), word, quoted, extra, unknown)
+                points = element_points(element)
+                if element.span.path != self.path:
+                    if quoted and not word.chars:  # a whole word from the other file
+                        word.path = element.span.path
+                    else:  # set in a sourced file: point at the use
+                        n = len(element.text)
+                        points = tuple(ref[1] if j == n - 1 and n > 1 else ref[0] for j in range(n))
+                self._add_text(element.text, points, word, quoted, extra, unknown)
             return
         if isinstance(value, str):
             value = Value(value)
@@ -759,10 +803,11 @@ class Lexer:
         if quoted:
             word.started = True
 
-    def _split(self, word: _Word, extra: list[_Item]) -> None:
-        if word.chars:
+    def _split(self, word: _Word, extra: list[_Item], keep_empty: bool = False) -> None:
+        if word.chars or (keep_empty and word.started):
             extra.append(self._item(word))
             word.chars, word.points, word.opaque, word.opaque_at = [], [], False, []
+            word.path = None
         word.started = False
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from vllm_lint.files.textpos import Positions, align_scalar
-from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.model import Invocation, Mount, ReleaseChoice, Token
 from vllm_lint.read.shell import ArrayValue, Lexer, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
 from vllm_lint.sources.programs import mentions_server, server_image_of
@@ -64,6 +64,20 @@ def kube_substitute(word: Word, env: Mapping[str, Token]) -> Word:
 
 
 def invocations(
+    yf: YamlFile,
+    words: Sequence[Word],
+    env: dict[str, Token],
+    image: Token | None,
+    origin: str,
+    entrypoint_given: bool,
+    kube_vars: Mapping[str, str] | None = None,
+    mounts: tuple[Mount, ...] = (),
+) -> Iterator[Invocation]:
+    for found in _invocations(yf, words, env, image, origin, entrypoint_given, kube_vars):
+        yield replace(found, mounts=mounts) if mounts else found
+
+
+def _invocations(
     yf: YamlFile,
     words: Sequence[Word],
     env: dict[str, Token],

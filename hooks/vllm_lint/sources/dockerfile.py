@@ -15,11 +15,12 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from vllm_lint.effective.entrypoints import SHELL_FORM_CMD
 from vllm_lint.files.textpos import FilePositions, MappedPositions
-from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
+from vllm_lint.model import Invocation, Mount, ReleaseChoice, Span, Token
 from vllm_lint.read.shell import ArrayValue, Command, Lexer, Point, Value, VarValue
 from vllm_lint.release import from_image, pip_pin
 from vllm_lint.sources.document import Document
@@ -45,6 +46,13 @@ class _Line:
     text: str  # the arguments (after the keyword)
     points: list[Point]
     span: Span  # of the keyword
+
+    def span_token(self) -> Token:
+        """The arguments as one word, spanning where they are written."""
+        if not self.points:
+            return Token(self.text, self.span)
+        first, last = min(self.points), max(self.points)
+        return Token(self.text, Span(self.span.path, first[0], first[1], last[0], last[1] + 1))
 
 
 @dataclass
@@ -74,6 +82,11 @@ class _Stage:
     files: dict[str, Path] = field(default_factory=dict)  # container path → repo file (COPY)
     dirs: list[tuple[str, Path]] = field(default_factory=list)  # container dir → repo dir
     runs: list[_Line] = field(default_factory=list)  # this stage's RUN lines
+
+    def mounts(self) -> tuple[Mount, ...]:
+        """What the image holds from the repo, in COPY order."""
+        found = [Mount(folder, str(repo)) for folder, repo in self.dirs]
+        return tuple(found + [Mount(where, str(repo)) for where, repo in self.files.items()])
 
     def repo_file(self, container_path: str) -> Path | None:
         """The repo file a COPY/ADD put at `container_path`, the latest COPY winning."""
@@ -131,19 +144,22 @@ def find(doc: Document) -> Iterator[Invocation]:
     base = str(Path(path).parent)
     for stage in stages:
         origin = f"Dockerfile stage {stage.name}"
+
+        def made(launch: Launch, where: str, stage: _Stage = stage) -> Invocation:
+            found = invocation(path, launch, where, base, stage.image, stage.hint, stage.env)
+            return replace(found, mounts=stage.mounts(), workdir=stage.workdir)
+
         if stage.wrote:
             found = False
             for launch in _launches(path, stage):
                 found = True
-                yield invocation(path, launch, origin, base, stage.image, stage.hint, stage.env)
+                yield made(launch, origin)
             if not found:
                 for launch, script in _entrypoint_script(path, stage, doc):
-                    where = f"{origin}, entrypoint script {script}"
-                    yield invocation(path, launch, where, base, stage.image, stage.hint, stage.env)
+                    yield made(launch, f"{origin}, entrypoint script {script}")
         for run in stage.runs:
             for launch in launches_in(run.text, _positions(path, run), ScriptContext()):
-                where = f"{origin}, RUN line {run.span.line}"
-                yield invocation(path, launch, where, base, stage.image, stage.hint, stage.env)
+                yield made(launch, f"{origin}, RUN line {run.span.line}")
 
 
 # -- instructions ---------------------------------------------------------------------------
@@ -373,7 +389,7 @@ def _launches(path: str, stage: _Stage) -> Iterator[Launch]:
     if ep.shell is not None:  # shell-form ENTRYPOINT: CMD is ignored
         yield from launches_in(ep.shell.text, _positions(path, ep.shell), context)
         return
-    if ep.words is not None:
+    if ep.words:  # `ENTRYPOINT []` clears it: CMD is then the whole command
         words = list(ep.words) + list(cmd.words or [])
         points = list(ep.points) + list(cmd.points if cmd.words is not None else [])
         yield from launches_of(Command(tuple(words), tuple(points)), path)
@@ -381,8 +397,15 @@ def _launches(path: str, stage: _Stage) -> Iterator[Launch]:
     if stage.server_base:
         if cmd.words is not None and cmd.line is not None:
             argv = tuple(cmd.words)
-            yield Launch(argv, {}, cmd.line.span)
-        return  # a shell-form CMD would reach the server as `/bin/sh -c …`: not judged
+            yield Launch(argv, {}, cmd.line.span, entrypoint="image")
+        elif cmd.shell is not None and cmd.line is not None:
+            # Docker runs a shell-form CMD as `/bin/sh -c "…"`, appended to the exec-form
+            # ENTRYPOINT: the server gets those three words as its arguments
+            where = cmd.line.span
+            script = Token(cmd.shell.text.strip(), anchor_of([cmd.line.span_token()]))
+            shell = (Token("/bin/sh", where), Token("-c", where), script)
+            yield Launch(shell, {}, where, entrypoint=SHELL_FORM_CMD)
+        return
     if cmd.words is not None:
         yield from launches_of(Command(tuple(cmd.words), tuple(cmd.points)), path)
     elif cmd.shell is not None:

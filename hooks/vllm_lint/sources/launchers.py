@@ -65,7 +65,9 @@ class Launcher:
     doc: str = ""
 
     def name_of(self, option: str) -> str:
-        return option.replace("-", "_") if self.dash_is_underscore else option
+        if self.dash_is_underscore and option.startswith("--"):
+            return "--" + option[2:].replace("-", "_")
+        return option
 
 
 def _launcher(entry: Mapping[str, Any], base: Mapping[str, Any] | None) -> Launcher:
@@ -74,7 +76,9 @@ def _launcher(entry: Mapping[str, Any], base: Mapping[str, Any] | None) -> Launc
 
     def names(key: str) -> frozenset[str]:
         found = merged.get(key, [])
-        return frozenset(n.replace("-", "_") if under and n.startswith("--") else n for n in found)
+        return frozenset(
+            "--" + n[2:].replace("-", "_") if under and n.startswith("--") else n for n in found
+        )
 
     return Launcher(
         id=merged["id"],
@@ -85,7 +89,7 @@ def _launcher(entry: Mapping[str, Any], base: Mapping[str, Any] | None) -> Launc
         values2=names("values2"),
         flags=names("flags"),
         value_prefixes=tuple(
-            p.replace("-", "_") if under else p for p in merged.get("value_prefixes", ())
+            "--" + p[2:].replace("-", "_") if under else p for p in merged.get("value_prefixes", ())
         ),
         takes_value_by_default=merged.get("default", "flag") == "value",
         short_flags=merged.get("short_flags", ""),
@@ -167,6 +171,10 @@ def _arity(launcher: Launcher, option: str) -> int:
     if name in launcher.values2:
         return 2
     if name in launcher.values or any(name.startswith(p) for p in launcher.value_prefixes):
+        return 1
+    if name in launcher.string_options or name in launcher.env_options:
+        return 1
+    if name in (launcher.image_option, launcher.entrypoint_option):
         return 1
     if name in launcher.flags:
         return 0

@@ -91,7 +91,7 @@ def program_at(words: Sequence[Token], i: int) -> tuple[int, str] | None:
     if _VLLM.fullmatch(head):
         after = words[i + 1] if i + 1 < len(words) else None
         if after is not None and after.text == "serve":
-            return i + 2, "vllm serve"
+            return None if _asks_help(words[i + 2 :]) else (i + 2, "vllm serve")
         if after is not None and not after.opaque and _no_subcommand(after.text):
             return i + 1, "vllm"
         return None
@@ -109,15 +109,19 @@ def module_at(words: Sequence[Token], k: int) -> tuple[int, str] | None:
     if k >= len(words):
         return None
     module = words[k].text
-    if module in SERVER_MODULES:
+    if module in SERVER_MODULES and not _asks_help(words[k + 1 :]):
         return k + 1, module
-    if (
-        module == "vllm.entrypoints.cli.main"
-        and k + 1 < len(words)
-        and words[k + 1].text == "serve"
-    ):
+    serve = k + 1 < len(words) and words[k + 1].text == "serve"
+    if module == "vllm.entrypoints.cli.main" and serve and not _asks_help(words[k + 2 :]):
         return k + 2, "vllm serve"
     return None
+
+
+def _asks_help(args: Sequence[Token]) -> bool:
+    """`vllm serve --help`, `--help=cache`: the parser prints help and exits; no server."""
+    return any(
+        not t.opaque and (t.text in ("-h", "--help") or t.text.startswith("--help=")) for t in args
+    )
 
 
 def _no_subcommand(word: str) -> bool:

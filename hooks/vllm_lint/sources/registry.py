@@ -61,6 +61,7 @@ SOURCES: tuple[Source, ...] = (
     Source("ci-scripts", Kind.YAML, "ci_scripts", ("script:", "source:")),
     Source("env-args", Kind.YAML, "env_args", ("VLLM_ADDITIONAL_ARGS",)),
     Source("taskfile", Kind.YAML, "taskfile", ("tasks",)),
+    Source("beaker", Kind.YAML, "beaker", ("tasks",)),
     Source("vllm-config", Kind.YAML, "vllm_config", fallback=True),
     Source("shell", Kind.SHELL, "shell_script"),
     Source("dockerfile", Kind.DOCKERFILE, "dockerfile"),
@@ -146,6 +147,14 @@ def _template(
     try:
         yf = yaml.load(path, masked.text)
     except yaml.YamlError as exc:
+        # a template of a command line (a Jinja macro that builds `vllm serve …`): read as
+        # shell, where `{{ }}` are unknown words and `{% %}` are left out
+        launches, _fallback = _run(Document(path, text, catalog, root=root), Kind.SHELL)
+        if launches:
+            what = "template read as a shell script: literal flags checked, templated values not"
+            found = Extracted([_settle(i) for i in launches])
+            found.problems.append(input_problem(path, "VL905", what, masked.first_line))
+            return found
         what = "a template that is not YAML even with its expressions masked; not checked"
         return Extracted(problems=[input_problem(path, "VL903", what, exc.line)])
     found = _read_yaml(yf, catalog, root)

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vllm_lint.files.textpos import MappedPositions, Positions
 from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
 from vllm_lint.read.shell import (
+    TEMPLATE_MARK,
     ArrayValue,
     Command,
     Lexer,
     Point,
+    Sourcer,
     Value,
     VarValue,
     element_points,
@@ -63,11 +65,19 @@ class ScriptContext:
     variables: dict[str, VarValue] = field(default_factory=dict)
     kube_vars: Mapping[str, str] = field(default_factory=dict)
     exported: dict[str, Token] = field(default_factory=dict)
+    source: Sourcer | None = None  # reads a file `source`d by the script (inside the repo)
 
 
 def launches_in(text: str, positions: Positions, context: ScriptContext) -> Iterator[Launch]:
     """Every vLLM launch of a script."""
-    lexer = Lexer(text, positions, context.variables, context.kube_vars, context.exported)
+    lexer = Lexer(
+        text,
+        positions,
+        context.variables,
+        context.kube_vars,
+        context.exported,
+        source=context.source,
+    )
     yield from _scan(lexer, 0)
     # the next script of the same session (dstack `commands:`) sees what this one assigned
     context.variables, context.exported = lexer.variables, lexer.exported
@@ -141,6 +151,9 @@ def _skip_alternatives(
     the command that follows either way."""
     k = 0
     while k < len(words) and words[k].opaque:
+        if "{{" in words[k].text or TEMPLATE_MARK in words[k].text:
+            k += 1  # `{{ prefix }} vllm serve …` in a template: the launch as written
+            continue
         name = _VAR_WORD.fullmatch(words[k].text)
         values = command.alternatives.get(name.group(1) or name.group(2)) if name else None
         if not values or not all(_runs_next(v) for v in values):
@@ -247,8 +260,10 @@ def _container(
             image,
             command.conditional,
             call.entrypoint,
+            None,
+            wrapped.launcher.id,
         )
-    inner = Command(tuple(args), tuple(points[wrapped.start :]), command.conditional, {})
+    inner = _tail(command, words, points, wrapped.start)
     if args and depth < _MAX_NESTING:
         for launch in launches_of(inner, path, depth + 1):
             return Launch(
@@ -259,7 +274,23 @@ def _container(
                 command.conditional,
                 launch.entrypoint,
                 launch.pin,
+                launch.via or wrapped.launcher.id,
             )
+    if image is not None and image.opaque and args and depth < _MAX_NESTING:
+        # `docker run $EXTRA_ARGS $IMAGE bash -c "…"`: an unknown word may be options, the
+        # image a later unknown word; the command after it tells
+        for k in range(wrapped.start, len(words)):
+            maybe_image = words[k].opaque or ":" in words[k].text or "/" in words[k].text
+            if not maybe_image or k + 1 >= len(words) or words[k + 1].opaque:
+                continue
+            rest = _tail(command, words, points, k + 1)
+            for launch in launches_of(rest, path, depth + 1):
+                return replace(
+                    launch,
+                    env={**env, **launch.env},
+                    image=launch.image or words[k],
+                    via=launch.via or wrapped.launcher.id,
+                )
     if image is not None and image.opaque:  # `$IMAGE` from `IMAGE=${IMAGE:-vllm/vllm-openai:v1}`
         ref = _VAR_WORD.fullmatch(image.text)
         shape = command.shapes.get(ref.group(1) or ref.group(2)) if ref else None
@@ -270,6 +301,24 @@ def _container(
     anchor = _written(words, image, command)
     via = wrapped.launcher.id
     return Launch(tuple(args), env, anchor, image, command.conditional, "image", None, via)
+
+
+def _tail(
+    command: Command, words: Sequence[Token], points: Sequence[tuple[Point, ...]], at: int
+) -> Command:
+    """The command that starts at `words[at]` (what a container runs), with what is known of
+    its words."""
+    same = len(words) == len(command.words)
+    return Command(
+        tuple(words[at:]),
+        tuple(points[at:]),
+        command.conditional,
+        {},
+        command.alternatives,
+        command.starts[at:] if same else (),
+        command.shapes,
+        command.unknown[at:] if same else (),
+    )
 
 
 def _written(words: Sequence[Token], word: Token, command: Command) -> Span:
@@ -349,7 +398,6 @@ def opaque_templates(inv: Invocation) -> Invocation:
         argv.append(tok)
     if not changed:
         return inv
-    from dataclasses import replace
 
     return replace(inv, argv=tuple(argv), partial=True)
 
