@@ -183,7 +183,7 @@ def located_positions(yf: YamlFile, tok: Token) -> Positions:
 
 
 def _with_env(launch: Launch, env: dict[str, Token]) -> Launch:
-    return Launch(launch.argv, env, launch.anchor, launch.image, launch.conditional)
+    return replace(launch, env=env)
 
 
 def _finish(inv: Invocation) -> Invocation:

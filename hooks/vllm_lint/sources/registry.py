@@ -118,9 +118,10 @@ def _yaml(
     path: str, text: str, catalog: Callable[[], Catalog], root: Path | None = None
 ) -> Extracted:
     if "{{" in text:
-        from vllm_lint.read.templates import has_bare_actions
+        from vllm_lint.read.templates import bare_action_lines
 
-        if has_bare_actions(text):
+        actions = bare_action_lines(text)
+        if actions and not _all_in_block_scalars(path, text, actions):
             # a Helm template, even where it parses as YAML (`name: {{ .Release.Name }}` is a
             # flow mapping): read as plain YAML, its actions would be silently misread
             return _template(path, text, catalog, root)
@@ -135,6 +136,21 @@ def _yaml(
             problems=[input_problem(path, "VL901", f"YAML syntax error: {exc}", exc.line, exc.col)]
         )
     return _read_yaml(yf, catalog, root)
+
+
+def _all_in_block_scalars(path: str, text: str, lines: list[int]) -> bool:
+    """YAML that holds a template as text (a ConfigMap's Jinja chat template in a `|` block):
+    every action line is inside a literal or folded scalar of a file that parses as YAML."""
+    try:
+        yf = yaml.load(path, text)
+    except yaml.YamlError:
+        return False
+    blocks = []
+    for document in yf.documents:
+        for node in yaml.walk(document):
+            if yaml.is_scalar(node) and getattr(node, "style", None) in ("|", ">"):
+                blocks.append((node.start_mark.line + 1, node.end_mark.line + 1))
+    return all(any(first <= line <= last for first, last in blocks) for line in lines)
 
 
 def _template(
