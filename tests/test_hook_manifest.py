@@ -36,7 +36,12 @@ SAMPLES = {
     "docker/Dockerfile.cuda": "FROM vllm/vllm-openai:v0.17.1\n",
     "docker/cuda.Dockerfile": "FROM vllm/vllm-openai:v0.17.1\n",
     "docker/Containerfile": "FROM vllm/vllm-openai:v0.17.1\n",
-    # never passed by the hook:
+    "make/Makefile": "serve:\n\t" + LAUNCH,
+    "make/rules.mk": "serve:\n\t" + LAUNCH,
+    # never passed by the hook (the CLI and the action read the first three):
+    "jobs/serve.sbatch": "#SBATCH -N 1\n" + LAUNCH,
+    "jobs/justfile": "serve:\n    " + LAUNCH,
+    "deploy/vllm.yaml.template": "args: [vllm, serve, m]\n",
     "README.md": "vllm serve m\n",
     "app.py": "import vllm\n",
     "requirements.txt": "vllm==0.10.1\n",
@@ -45,8 +50,10 @@ SAMPLES = {
 }
 EXECUTABLE = ("scripts/start", "scripts/start-zsh")
 SELECTED = {
-    name for name in SAMPLES if name.split("/")[0] in ("deploy", "config", "docker", "scripts")
-} - {"scripts/notes"}
+    name
+    for name in SAMPLES
+    if name.split("/")[0] in ("deploy", "config", "docker", "scripts", "make")
+} - {"scripts/notes", "deploy/vllm.yaml.template"}
 
 
 def _hook() -> dict[str, object]:
@@ -92,6 +99,7 @@ def test_a_folder_walk_reads_what_the_hook_passes_and_templates_too(tmp_path: Pa
         walked = {os.path.relpath(p) for p in expand(["."], root)}
     assert walked >= SELECTED  # the CLI and the action see at least what the hook sees
     assert "chart/templates/_helpers.tpl" in walked  # no `identify` tag: CLI/action only
+    assert {"jobs/serve.sbatch", "jobs/justfile", "deploy/vllm.yaml.template"} <= walked
     assert not {"README.md", "app.py", "requirements.txt"} & walked
 
 

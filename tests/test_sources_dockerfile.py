@@ -91,4 +91,7 @@ def test_named_dockerfiles_and_no_launch(tmp_path: Path) -> None:
     plain = write(tmp_path, "Dockerfile.app", "FROM python:3.11\nRUN pip install vllm\n")
     assert launches(plain) == []
     shell_cmd = write(tmp_path, "Containerfile", "FROM vllm/vllm-openai:v0.9.2\nCMD vllm serve m\n")
-    assert launches(shell_cmd) == []  # the server would get `/bin/sh -c …`: not judged
+    # the server gets `/bin/sh -c "vllm serve m"` as its arguments: a launch that fails (VL502)
+    [inv] = launches(shell_cmd)
+    assert inv.entrypoint == "shell-form CMD"
+    assert [t.text for t in inv.argv] == ["/bin/sh", "-c", "vllm serve m"]

@@ -203,3 +203,80 @@ def test_no_launch_in_an_ordinary_script(tmp_path: Path) -> None:
     assert launches(path) == []
     os.chmod(path, 0o755)
     assert run_cli(str(path)).code == 0
+
+
+def test_a_command_string_keeps_what_is_known_of_it(tmp_path: Path) -> None:
+    """`CMD="vllm serve $MODEL …"`: only `$MODEL` is unknown, also through `eval` and `bash -c`;
+    a flag appended on one branch of an `if` may be there or not: unknown, the rest known."""
+    path = write(
+        tmp_path,
+        "run.sh",
+        """\
+        CMD="vllm serve $1 --port 9000"
+        if [ -n "$TP" ]; then
+          CMD="$CMD --tensor-parallel-size 2"
+        fi
+        eval "$CMD"
+        bash -c "$CMD --max-num-seqs 8"
+        """,
+    )
+    first, second = launches(path)
+    assert [(t.text, t.opaque) for t in first.argv] == [
+        ("$1", True),
+        ("--port", False),
+        ("9000", False),
+        ("--tensor-parallel-size", True),
+        ("2", True),
+    ]
+    assert [t.text for t in second.argv if not t.opaque] == [
+        "--port",
+        "9000",
+        "--max-num-seqs",
+        "8",
+    ]
+    assert where(first) == (1, 6)  # `vllm` as written in the string
+
+
+def test_a_value_on_every_branch_keeps_what_the_branches_share(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "run.sh",
+        """\
+        if [ "$BIG" = 1 ]; then
+          ARGS="--max-model-len 32768"
+        else
+          ARGS="--max-model-len 4096"
+        fi
+        vllm serve m $ARGS
+        for i in 1 2; do PORT=800$i; done
+        vllm serve m --port $PORT
+        """,
+    )
+    first, second = launches(path)
+    assert [(t.text, t.opaque) for t in first.argv[1:]] == [
+        ("--max-model-len", False),
+        ("32768", True),  # 4096 or 32768: the characters they share are known, not the value
+    ]
+    assert second.argv[-1].opaque  # the loop may not run: PORT from the environment
+
+
+def test_a_launcher_prefix_in_a_variable_and_a_sourced_file(tmp_path: Path) -> None:
+    write(tmp_path, "env.sh", "MODEL=Qwen/Qwen3-8B\nARGS=(--max-model-len 4096)\n")
+    path = write(
+        tmp_path,
+        "run.sh",
+        """\
+        source ./env.sh
+        PROFILE=""
+        if [ -n "$NSYS" ]; then PROFILE="nsys profile -o /tmp/p"; fi
+        $PROFILE vllm serve "$MODEL" "${ARGS[@]}"
+        """,
+    )
+    [inv] = launches(path)
+    assert [t.text for t in inv.argv] == ["Qwen/Qwen3-8B", "--max-model-len", "4096"]
+    model, flag, _value = inv.argv
+    assert (model.span.path, model.span.line) == (str(path), 4)  # a value: where it is used
+    assert (flag.span.path, flag.span.line) == (
+        str(tmp_path / "env.sh"),
+        2,
+    )  # a word: where written

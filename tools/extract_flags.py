@@ -2025,7 +2025,44 @@ def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
     add_config_choices(tree, flags)
     features["spec_shortcuts"] = "--spec-method" in flags
     features.update(HAND_VERIFIED_FEATURES.get(minor, {}))
-    return {"flags": flags, "positional": positional, "parser_features": features}
+    return {
+        "flags": flags,
+        "positional": positional,
+        "parser_features": features,
+        "entrypoints": extract_entrypoints(root),
+    }
+
+
+# The server's entry points: `python -m <module>` runs a module only when it has a
+# `__main__` block (vllm/entrypoints/api_server.py, the demo server, is gone from 0.25);
+# `vllm … --omni` hands the whole command line to vllm-omni's own CLI from 0.30
+# (vllm/entrypoints/cli/main.py: `maybe_run_omni`).
+SERVER_MODULES = (
+    "vllm.entrypoints.openai.api_server",
+    "vllm.entrypoints.api_server",
+    "vllm.entrypoints.cli.main",
+)
+
+
+def extract_entrypoints(root: Path) -> dict[str, str]:
+    """Entry point → the `file:line` that makes it one, for each one this release has."""
+    found: dict[str, str] = {}
+    for module in SERVER_MODULES:
+        rel = module.replace(".", "/") + ".py"
+        path = root / rel
+        if not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.match(r"if __name__ == [\"']__main__[\"']:", line):
+                found[module] = f"{rel}:{number}"
+                break
+    main = root / "vllm/entrypoints/cli/main.py"
+    if main.is_file():
+        for number, line in enumerate(main.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("def maybe_run_omni"):
+                found["--omni"] = f"vllm/entrypoints/cli/main.py:{number}"
+                break
+    return found
 
 
 # --------------------------------------------------------------------------
@@ -2200,6 +2237,7 @@ def write_catalogs(results: dict[str, dict[str, Any]], out: Path) -> None:
                 "file": fname,
                 "kind": kind,
                 "flag_count": len(res["flags"]),
+                "entrypoints": res.get("entrypoints", {}),
             }
         )
         prev, prev_rel = res, rel

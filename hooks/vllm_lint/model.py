@@ -56,6 +56,18 @@ class ReleaseChoice:
 
 
 @dataclass(frozen=True)
+class Mount:
+    """A path of the container's file system that the repo provides: a file or folder
+    (`source` a repo path), or a ConfigMap's keys (`source` the manifest that names it;
+    `key` one key at exactly `container`, else every key as a file in the folder)."""
+
+    container: str
+    source: str
+    configmap: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True)
 class Invocation:
     """One launch of the vLLM server found in a file.
 
@@ -72,6 +84,11 @@ class Invocation:
     base_dir: str = "."  # folder that relative `--config` paths are resolved from
     partial: bool = False  # some words were opaque (templated or unknown variables)
     anchor: Span | None = None  # where the launch is written (`vllm serve`, a values entry…)
+    # what starts the server: "vllm serve", "vllm" (no subcommand), a `python -m` module, or
+    # "image" (arguments to an image whose entrypoint is the server)
+    entrypoint: str = "vllm serve"
+    mounts: tuple[Mount, ...] = ()  # what the container sees of the repo (`--config` files)
+    workdir: str | None = None  # the container's working directory, when known
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,20 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
     selected = (
         f for f in findings if options.config_for(f.span.path).selects(f.rule, f.slug, f.span.path)
     )
-    return sorted(selected, key=lambda f: f.sort_key())
+    return _once(sorted(selected, key=lambda f: f.sort_key()))
+
+
+def _once(findings: list[Finding]) -> list[Finding]:
+    """One finding per rule and place: a script the linted Dockerfile runs is also linted on
+    its own, and both see the same flag (the first, sorted, is kept)."""
+    seen: set[tuple[str, Span, str]] = set()
+    kept = []
+    for finding in findings:
+        key = (finding.rule, finding.span, finding.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    return kept
 
 
 def _inside(target: Path, root: Path) -> bool:
@@ -170,7 +183,7 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
     read for the release its repo pins (before any launch in it names one)."""
     from vllm_lint import release as releases
     from vllm_lint.argv.catalog import Catalog, catalog_for
-    from vllm_lint.effective.build import config_argument
+    from vllm_lint.effective.build import config_argument, config_target
     from vllm_lint.rules.findings import from_problems
     from vllm_lint.sources.registry import extract
 
@@ -179,7 +192,7 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
     def catalog() -> Catalog:
         return catalog_for(releases.catalog_release(releases.for_file(path, options).version))
 
-    extracted = extract(path, text, sniff.kind_of(path), catalog)
+    extracted = extract(path, text, sniff.kind_of(path), catalog, options.root)
     result.findings.extend(from_problems(extracted.problems))
     result.standalone_config = extracted.standalone_config
     for invocation in extracted.invocations:
@@ -187,7 +200,9 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
         result.findings.extend(check(invocation, options))
         config = config_argument(invocation.argv)
         if config is not None and not config.opaque:
-            result.configs_named.append(str(Path(invocation.base_dir) / config.text))
+            target = config_target(config, invocation, options)
+            if target is not None and not target.configmap:
+                result.configs_named.append(str(target.path))
     if any(f.autofix is not None for f in result.findings):
         from vllm_lint import fixer
 
@@ -201,6 +216,8 @@ def check(invocation: Invocation, options: Options) -> list[Finding]:
     from vllm_lint.rules.findings import from_problems
 
     settings, problems = settings_for(invocation, options)
+    if not settings.judged:
+        return from_problems(problems)
     return from_problems(problems) + evaluate(settings, options.config_for(invocation.path).rules)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -86,6 +87,25 @@ def is_supported(release: str) -> bool:
     return any(entry["minor"] == minor for entry in catalog_index()["releases"])
 
 
+def entrypoints_of(release: str) -> Mapping[str, str]:
+    """The entry points of the release whose catalog stands for `release` (module → file:line)."""
+    target = catalog_release(release)
+    for entry in catalog_index()["releases"]:
+        if entry["release"] == target or entry["minor"] == minor_of(target):
+            found: Mapping[str, str] = entry.get("entrypoints", {})
+            return found
+    return {}
+
+
+def last_with_entrypoint(entrypoint: str, before: str) -> str | None:
+    """The newest catalogued release up to `before` that has `entrypoint`."""
+    found = None
+    for entry in catalog_index()["releases"]:
+        if key(entry["release"]) <= key(before) and entrypoint in entry.get("entrypoints", {}):
+            found = entry["release"]
+    return found
+
+
 def catalog_release(release: str) -> str:
     """The release whose flag catalog stands for `release` (the nearest one outside the range)."""
     if is_supported(release):
@@ -104,8 +124,47 @@ _PIP_INSTALL = re.compile(
 )
 
 
+def known(choice: ReleaseChoice) -> ReleaseChoice:
+    """A release newer than the newest catalog is judged as the newest, and said so plainly."""
+    newest = newest_known()
+    try:
+        newer = key(choice.version) > key(newest)
+    except ValueError:
+        return choice
+    if not newer:
+        return choice
+    return ReleaseChoice(
+        newest,
+        f"{choice.reason}: vLLM {choice.version} is newer than this vllm-lint knows; "
+        f"judged as {newest}",
+    )
+
+
+def release_of_pin(written: str, reason: str) -> ReleaseChoice | None:
+    """A version as a pin writes it (`0.9.1`, `v0.17.1+cu128`, `0.8.5.post1`, `0.10.1.1`): the
+    release it names (PEP 440, read by `packaging`, loaded only when a pin is met); `reason`
+    gets the text as written in place of `{}`."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        version = Version(written.strip())
+    except InvalidVersion:
+        return None
+    if version.is_devrelease or version.is_prerelease or len(version.release) < 3:
+        return None
+    major, minor, micro = version.release[:3]
+    return known(ReleaseChoice(f"{major}.{minor}.{micro}", reason.format(written)))
+
+
+_SIF = re.compile(rf"vllm-openai[_-]v?({_VERSION})[^/]*[.]sif$")
+
+
 def from_image(image: str) -> ReleaseChoice | None:
-    """The release a vLLM server image deploys, from its tag (None if it names no release)."""
+    """The release a vLLM server image deploys, from its tag (None if it names no release);
+    an Apptainer image converted from one keeps the tag in its name (`vllm-openai_v0.10.2.sif`)."""
+    sif = _SIF.search(image)
+    if sif is not None:
+        return known(ReleaseChoice(normalize(sif.group(1)), f"image {image}"))
     name, _, digest = image.partition("@")
     tag = ""
     last = name.rsplit("/", 1)[-1]
@@ -121,7 +180,7 @@ def from_image(image: str) -> ReleaseChoice | None:
     match = _IMAGE_TAG.match(tag)
     if not match:
         return None
-    return ReleaseChoice(normalize(match.group(1)), f"image tag {image}")
+    return known(ReleaseChoice(normalize(match.group(1)), f"image tag {image}"))
 
 
 def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
@@ -129,44 +188,162 @@ def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
     match = _PIP_INSTALL.search(text)
     if match is None:
         return None
-    written = match.group(1)
-    return ReleaseChoice(normalize(written), f"pip install vllm=={written}{where}")
+    return release_of_pin(match.group(1), f"pip install vllm=={{}}{where}")
 
 
 # -- repo pins ------------------------------------------------------------------------------------
-# Exact pins only: `vllm==X.Y.Z` in requirements*.txt / constraints*.txt, pyproject.toml (PEP 621
-# strings, Poetry's `vllm = "X.Y.Z"`), a wheel URL `vllm-X.Y.Z-…whl`, and in a Dockerfile
-# `FROM vllm/vllm-openai:vX.Y.Z` or `pip install vllm==X.Y.Z`. A range (`vllm>=0.10`) pins
-# nothing. Two different pins in one folder are ambiguous: that folder gives no answer and the
-# search stops there rather than guess.
+# Exact pins only, read as the tools that install them read them (PEP 508 requirements and PEP 440
+# versions through `packaging`, TOML through tomllib): `vllm==X` / `vllm===X` lines of
+# requirements*.txt / constraints*.txt / *.in (extras, markers, `--hash` options and `\`
+# continuations allowed; a wheel URL `vllm-X-…whl`), pyproject.toml (PEP 621 dependencies and
+# extras, dependency groups, Poetry's `vllm = "X"`), the locked version in uv.lock, poetry.lock,
+# pdm.lock and pylock.toml, and in a Dockerfile `FROM vllm/vllm-openai:vX` or
+# `pip install vllm==X`. `0.17.1+cu128` and `0.8.5.post1` name 0.17.1 and 0.8.5. A range
+# (`vllm>=0.10`) pins nothing. Two different pins in one folder are ambiguous: that folder gives
+# no answer and the search stops there rather than guess.
 
 _PIN_BYTES = 1 << 20
 _PINNED = rf"v?({_VERSION})"
-_REQUIREMENT = re.compile(
-    rf"^[ \t]*vllm(?:\[[^\]]*\])?[ \t]*===?[ \t]*{_PINNED}[ \t]*(?:[;#].*)?$"
-    rf"|^[ \t]*vllm(?:\[[^\]]*\])?[ \t]*@[ \t]*\S*/vllm-{_PINNED}[-+.]\S*[ \t]*(?:[;#].*)?$",
-    re.IGNORECASE | re.MULTILINE,
-)
-_PEP621 = re.compile(rf"[\"']vllm(?:\[[^\]]*\])?\s*===?\s*{_PINNED}\s*(?:;[^\"']*)?[\"']", re.I)
-_POETRY = re.compile(
-    rf"^[ \t]*vllm[ \t]*=[ \t]*(?:\{{[^}}\n]*version[ \t]*=[ \t]*)?[\"']=?=?{_PINNED}[\"']",
-    re.I | re.M,
-)
 _FROM = re.compile(
     rf"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?\S*vllm-openai(?:-cpu)?:{_PINNED}\S*", re.I | re.M
 )
 _DOCKERFILE = re.compile(r"(?i)(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file")
+_LOCKS = frozenset({"uv.lock", "poetry.lock", "pdm.lock", "pylock.toml"})
+_WHEEL = re.compile(r"/vllm-(\d[^-/]*)-")
 
 
-def _patterns(name: str) -> tuple[re.Pattern[str], ...]:
+def _pin_kind(name: str) -> str:
     low = name.lower()
     if low.startswith(("requirements", "constraints")) and low.endswith((".txt", ".in")):
-        return (_REQUIREMENT,)
+        return "requirements"
     if low == "pyproject.toml":
-        return (_PEP621, _POETRY)
+        return "pyproject"
+    if low in _LOCKS or (low.startswith("pylock.") and low.endswith(".toml")):
+        return "lock"
     if _DOCKERFILE.fullmatch(name):
-        return (_FROM, _PIP_INSTALL)
-    return ()
+        return "dockerfile"
+    return ""
+
+
+def exact_pin(requirement: str) -> str | None:
+    """The version a PEP 508 requirement on vllm pins exactly (`vllm[audio]==0.10.1.1; …`,
+    `vllm @ https://…/vllm-0.9.2-…whl`), as written; None for other packages and ranges."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        req = Requirement(requirement.strip())
+    except InvalidRequirement:
+        return None
+    if canonicalize_name(req.name) != "vllm":
+        return None
+    if req.url:
+        wheel = _WHEEL.search(req.url)
+        return wheel.group(1) if wheel else None
+    specs = list(req.specifier)
+    if len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version:
+        return specs[0].version
+    return None
+
+
+def _requirement_lines(text: str) -> list[tuple[str, int]]:
+    """Requirement lines with their line numbers: continuations joined, comments and pip
+    options (`--hash=…`, `-r other.txt`) dropped."""
+    found = []
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines):
+        start = k
+        line = lines[k]
+        while line.rstrip().endswith("\\") and k + 1 < len(lines):
+            k += 1
+            line = line.rstrip()[:-1] + " " + lines[k]
+        k += 1
+        line = re.sub(r"(?:^|\s)#.*", "", line)
+        line = re.sub(r"\s--?[A-Za-z][\w-]*(?:[= ]\S+)?", " ", " " + line).strip()
+        if line and not line.startswith("-") and "vllm" in line.lower():
+            found.append((line, start + 1))
+    return found
+
+
+def _line_of(text: str, *needles: str) -> int:
+    for number, line in enumerate(text.split("\n"), 1):
+        if all(n in line for n in needles):
+            return number
+    return 1
+
+
+def _toml(text: str) -> dict[str, Any] | None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    return data
+
+
+def _pyproject_pins(text: str) -> list[tuple[str, int]]:
+    data = _toml(text)
+    if data is None:
+        return []
+    strings: list[str] = []
+    project = data.get("project", {})
+    strings += [d for d in project.get("dependencies", []) if isinstance(d, str)]
+    for group in (project.get("optional-dependencies", {}) or {}).values():
+        strings += [d for d in group if isinstance(d, str)]
+    for group in (data.get("dependency-groups", {}) or {}).values():
+        strings += [d for d in group if isinstance(d, str)]
+    found = []
+    for requirement in strings:
+        version = exact_pin(requirement)
+        if version is not None:
+            found.append((version, _line_of(text, requirement.split(";")[0].strip())))
+    poetry = data.get("tool", {}).get("poetry", {})
+    tables = [poetry.get("dependencies", {})] + [
+        g.get("dependencies", {}) for g in (poetry.get("group", {}) or {}).values()
+    ]
+    for table in tables:
+        spec = table.get("vllm") if isinstance(table, dict) else None
+        if isinstance(spec, dict):
+            spec = spec.get("version")
+        if isinstance(spec, str) and re.fullmatch(r"(?:==?)?\s*v?\d+\.\d+\.\d+\S*", spec):
+            version = spec.lstrip("= ")
+            found.append((version, _line_of(text, "vllm", version)))
+    return found
+
+
+def _lock_pins(text: str) -> list[tuple[str, int]]:
+    data = _toml(text)
+    if data is None:
+        return []
+    found = []
+    for package in data.get("package", []) or data.get("packages", []):
+        if isinstance(package, dict) and str(package.get("name", "")).lower() == "vllm":
+            version = package.get("version")
+            if isinstance(version, str):
+                found.append((version, _line_of(text, "name", '"vllm"')))
+    return found
+
+
+def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
+    """(version as written, line) of each exact vllm pin in one file."""
+    if "vllm" not in text.lower():
+        return []
+    if kind == "requirements":
+        pins = [(exact_pin(line), number) for line, number in _requirement_lines(text)]
+        return [(v, n) for v, n in pins if v is not None]
+    if kind == "pyproject":
+        return _pyproject_pins(text)
+    if kind == "lock":
+        return _lock_pins(text)
+    found = []
+    for pattern in (_FROM, _PIP_INSTALL):
+        for match in pattern.finditer(text):
+            found.append((match.group(1), text.count("\n", 0, match.start()) + 1))
+    return found
 
 
 def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
@@ -181,46 +358,45 @@ def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
     while True:
         found = _pins_in(folder, top)
         if found:
-            if len({version for version, _where in found}) > 1:
+            if len({version for version, _where, _written in found}) > 1:
                 return None  # conflicting pins: not a guess we make
-            version, where = found[0]
-            return ReleaseChoice(version, f"vllm=={version} pinned in {where}")
+            _version, where, written = found[0]
+            return release_of_pin(written, f"vllm=={{}} pinned in {where}")
         if folder == top or folder.parent == folder:
             return None
         folder = folder.parent
 
 
-def _pins_in(folder: Path, top: Path) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
+def _pins_in(folder: Path, top: Path) -> list[tuple[str, str, str]]:
+    found: list[tuple[str, str, str]] = []
     try:
         entries = sorted(p for p in folder.iterdir() if p.is_file())
     except OSError:
         return found
     for entry in entries:
-        patterns = _patterns(entry.name)
-        if patterns:
+        kind = _pin_kind(entry.name)
+        if kind:
             try:
                 stat = entry.stat()
             except OSError:
                 continue
-            found += _file_pins(entry, stat.st_mtime_ns, stat.st_size, top, patterns)
+            found += _file_pins(entry, stat.st_mtime_ns, stat.st_size, top, kind)
     return found
 
 
 @lru_cache(maxsize=1024)
 def _file_pins(
-    entry: Path, _mtime: int, _size: int, top: Path, patterns: tuple[re.Pattern[str], ...]
-) -> tuple[tuple[str, str], ...]:
-    """The pins of one file (cached while the file is unchanged)."""
+    entry: Path, _mtime: int, _size: int, top: Path, kind: str
+) -> tuple[tuple[str, str, str], ...]:
+    """(release, where, as written) of each pin of one file (cached while it is unchanged)."""
     text = _read_pin_file(entry, top)
     if text is None:
         return ()
     found = []
-    for pattern in patterns:
-        for match in pattern.finditer(text):
-            version = next(g for g in match.groups() if g)
-            line = text.count("\n", 0, match.start()) + 1
-            found.append((normalize(version), f"{_shown(entry, top)}:{line}"))
+    for written, line in _pins_of(kind, text):
+        choice = release_of_pin(written.lstrip("v"), "{}")
+        if choice is not None:
+            found.append((choice.version, f"{_shown(entry, top)}:{line}", written))
     return tuple(found)
 
 

@@ -142,7 +142,7 @@ class ArgvParser:
                 misread = f"; vLLM {self.release.version} reads it as {spec.name}" if spec else ""
                 return self._removed(tokens, i, key, gone, has_inline, inline, out, misread)
             if spec is None:
-                out.problems.append(self._unknown(key, tok))
+                out.problems.extend(self._unknown(key, tok))
                 return self._skip_value(tokens, i, has_inline, out)
             option = matches[0]  # the option string argparse matched (maybe a negation)
             fix = fixes.abbreviation(tok, key, option)
@@ -453,7 +453,7 @@ class ArgvParser:
         spec = self.cat.flags.get("--optimization-level")
         tok = tokens[i]
         if spec is None:
-            out.problems.append(self._unknown(name, tok))
+            out.problems.extend(self._unknown(name, tok))
             return i + 1
         rest = name[2:]
         if rest:
@@ -658,14 +658,22 @@ class ArgvParser:
 
     # -- problems ---------------------------------------------------------------------------
 
-    def _unknown(self, written: str, tok: Token) -> Problem:
-        return problem(
-            "VL001",
-            tok.span,
-            self.release,
-            flag=written,
-            hint=_unknown_hint(self.cat.release, written.replace("_", "-"), self.release.version),
-        )
+    def _unknown(self, written: str, tok: Token) -> list[Problem]:
+        """VL001, unless the release is older than every catalog: its flags are not known, and
+        a flag missing from the oldest catalog may well be one of them (`--worker-use-ray`)."""
+        if versions.key(self.release.version) < versions.key(versions.normalize(self.cat.release)):
+            return []
+        return [
+            problem(
+                "VL001",
+                tok.span,
+                self.release,
+                flag=written,
+                hint=_unknown_hint(
+                    self.cat.release, written.replace("_", "-"), self.release.version
+                ),
+            )
+        ]
 
     def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Problem:
         """VL006 where pydantic forbids extra keys (vLLM refuses to start), VL012 where it

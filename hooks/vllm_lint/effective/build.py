@@ -11,6 +11,8 @@ from vllm_lint import release as releases
 from vllm_lint.argv.catalog import Catalog, catalog_for
 from vllm_lint.argv.parser import ArgvParser
 from vllm_lint.effective.derive import derive
+from vllm_lint.effective.entrypoints import launch_problems
+from vllm_lint.effective.mounts import Target, configmap_manifest, configmap_value, resolve
 from vllm_lint.effective.settings import Settings
 from vllm_lint.model import Invocation, Problem, Span, Token, problem
 from vllm_lint.options import Options
@@ -26,13 +28,15 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
     cat = catalog_for(releases.catalog_release(release.version))
     parser = ArgvParser(cat, release, deployed if deployed != release.version else None)
     settings = Settings(release)
-    problems: list[Problem] = []
-    config = config_argument(invocation.argv)
+    problems, reaches_parser = launch_problems(invocation, release)
+    settings.judged = reaches_parser
+    config = config_argument(invocation.argv) if reaches_parser else None
     if config is not None and not config.opaque:
         config_argv, config_problems = _config_argv(config, invocation, options)
         problems += config_problems
         problems += parser.parse(config_argv, into=settings).problems
-    problems += parser.parse(invocation.argv, into=settings).problems
+    if reaches_parser:
+        problems += parser.parse(invocation.argv, into=settings).problems
     if invocation.image is not None and not invocation.image.opaque:
         settings.set("image", invocation.image.text, invocation.image.span)
     for name, token in invocation.env.items():
@@ -63,6 +67,23 @@ def config_argument(argv: Iterable[Token]) -> Token | None:
     return None
 
 
+def config_target(config: Token, invocation: Invocation, options: Options) -> Target | None:
+    """Where the `--config` file of a launch is in the repo: through the container's mounts,
+    else relative to the file that names it; None when the repo does not hold it."""
+    root = options.root.resolve()
+    target = resolve(config.text, invocation.mounts, invocation.workdir)
+    if target is None and config.text.startswith("/") and not invocation.mounts:
+        return None
+    if target is None:
+        target = Target(Path(invocation.base_dir) / config.text)
+    try:
+        path = target.path.resolve()
+        usable = path.is_relative_to(root) and path.is_file()
+    except (OSError, ValueError):  # a NUL byte, a name too long, a link loop
+        usable = False
+    return Target(path, target.configmap, target.key) if usable else None
+
+
 def _config_argv(
     config: Token, invocation: Invocation, options: Options
 ) -> tuple[list[Token], list[Problem]]:
@@ -70,12 +91,8 @@ def _config_argv(
     from vllm_lint.sources.vllm_config import argv_of
 
     root = options.root.resolve()
-    try:
-        target = (Path(invocation.base_dir) / config.text).resolve()
-        usable = target.is_relative_to(root) and target.is_file()
-    except (OSError, ValueError):  # a NUL byte, a name too long, a link loop
-        usable = False
-    if not usable:
+    target = config_target(config, invocation, options)
+    if target is None:
         note = problem(
             "VL904",
             config.span,
@@ -83,15 +100,39 @@ def _config_argv(
             problem=f"{config.text} is not in the repo",
         )
         return [], [note]
-    shown = str(target.relative_to(root)) if target.is_relative_to(Path.cwd()) else str(target)
+    path = target.path
+    shown = str(path.relative_to(root)) if path.is_relative_to(Path.cwd()) else str(path)
     try:
-        text = target.read_bytes()[: options.max_bytes(str(target))].decode("utf-8")
+        text = path.read_bytes()[: options.max_bytes(str(path))].decode("utf-8")
         yf = yaml.load(shown, text)
     except (OSError, UnicodeDecodeError) as exc:
         return [], [problem("VL904", config.span, problem=f"{config.text}: {exc}")]
     except yaml.YamlError as exc:
         span = Span(shown, exc.line, exc.col, exc.line, exc.col + 1)
         return [], [problem("VL901", span, problem=f"YAML syntax error: {exc}")]
+    if target.configmap:
+        found = configmap_manifest(yf, target, root, options.max_bytes(str(path)))
+        return _configmap_argv(config, found or yf, target)
     if len(yf.documents) != 1 or not yaml.is_mapping(yf.documents[0]):
         return [], []
     return argv_of(yf, yf.documents[0]), []
+
+
+def _configmap_argv(
+    config: Token, yf: yaml.YamlFile, target: Target
+) -> tuple[list[Token], list[Problem]]:
+    """A `--config` mounted from a ConfigMap key: the YAML inside that string, its spans in
+    the manifest."""
+    from vllm_lint.read import nested
+    from vllm_lint.sources.vllm_config import argv_of
+
+    node = configmap_value(yf, target.configmap, target.key)
+    parsed = nested.parse(yf, node) if node is not None and yaml.is_scalar(node) else None
+    if node is None or parsed is None:
+        what = f"{config.text}: ConfigMap {target.configmap} has no YAML key {target.key}"
+        return [], [problem("VL904", config.span, problem=what)]
+    inner, remap = parsed
+    if len(inner.documents) != 1 or not yaml.is_mapping(inner.documents[0]):
+        return [], []
+    words = argv_of(inner, inner.documents[0])
+    return [Token(t.text, remap(t.span), t.opaque) for t in words], []

@@ -37,6 +37,7 @@ class Settings:
     opaque: set[str] = field(default_factory=set)  # paths set to something unknowable
     labels: dict[str, str] = field(default_factory=dict)  # how to name a derived path to users
     partial: bool = False  # unreadable words stood where flags go: defaults are not trusted
+    judged: bool = True  # False: the flags never reach vLLM's serve parser (no rule applies)
 
     def label(self, path: str) -> str:
         if path in self.labels:

@@ -12,11 +12,19 @@ from pathlib import PurePath
 
 YAML_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
 SHELL_SUFFIXES = frozenset({".sh", ".bash", ".zsh", ".ksh"})
+# Batch job scripts: SLURM, PBS/Torque, LSF (shell scripts with scheduler header comments)
+JOB_SUFFIXES = frozenset({".sbatch", ".slurm", ".pbs", ".qsub", ".lsf", ".bsub"})
+MAKE_NAMES = frozenset({"makefile", "gnumakefile"})
+JUST_NAMES = frozenset({"justfile", ".justfile"})
 # Templated YAML by name (Helm `.tpl`, Terraform `.tftpl`, `x.yaml.tpl` for envsubst…).
-TEMPLATE_SUFFIXES = frozenset({".tpl", ".tftpl", ".tmpl", ".gotmpl", ".j2", ".jinja", ".jinja2"})
+TEMPLATE_SUFFIXES = frozenset(
+    {".tpl", ".tftpl", ".tmpl", ".gotmpl", ".j2", ".jinja", ".jinja2", ".template", ".envsubst"}
+)
 # Dockerfile, Dockerfile.cuda, cuda.Dockerfile, Containerfile (as `identify` names them)
 _DOCKERFILE = re.compile(r"(?i)(?:(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file)")
 _SHEBANG_SHELL = re.compile(rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|z|k)?sh\b")
+# A job script without a shebang: its first lines are scheduler directives
+_JOB_HEADER = re.compile(rb"(?:[ \t]*(?:#[^\n]*)?\r?\n)*?[ \t]*#(?:SBATCH|PBS|BSUB)[ \t]")
 
 # A vLLM config file need not say "vllm": two dashed top-level keys such as
 # `tensor-parallel-size:` make it worth a parse.
@@ -33,6 +41,8 @@ class Kind(Enum):
     TEMPLATE = "template"  # YAML behind a template language: masked, then read as YAML
     SHELL = "shell"
     DOCKERFILE = "dockerfile"
+    MAKE = "make"  # Makefile, *.mk: recipe lines are shell commands
+    JUST = "just"  # justfile: recipe bodies are shell commands
     UNDECIDED = "undecided"  # no suffix: a script if its first line is a shell shebang
     SKIP = "skip"
 
@@ -48,9 +58,17 @@ def kind_of(path: str) -> Kind:
         return Kind.YAML
     if _DOCKERFILE.fullmatch(name):
         return Kind.DOCKERFILE
-    if suffix in SHELL_SUFFIXES:
+    if suffix in SHELL_SUFFIXES or suffix in JOB_SUFFIXES:
         return Kind.SHELL
+    low = name.lower()
+    if low in MAKE_NAMES or suffix == ".mk":
+        return Kind.MAKE
+    if low in JUST_NAMES or suffix == ".just":
+        return Kind.JUST
     if suffix in TEMPLATE_SUFFIXES:
+        inner = name[:dot].rpartition(".")[2].lower() if "." in name[:dot] else ""
+        if f".{inner}" in SHELL_SUFFIXES or f".{inner}" in JOB_SUFFIXES:
+            return Kind.SHELL  # `serve.sh.j2`: a script whose `{{ }}` are opaque words
         return Kind.TEMPLATE
     if not suffix and not name.startswith("."):
         return Kind.UNDECIDED
@@ -66,8 +84,9 @@ def kind_for(path: str, data: bytes) -> Kind:
 
 
 def is_shell_script(data: bytes) -> bool:
+    """A shell shebang, or a batch job script whose header has no shebang (`#SBATCH …`)."""
     first = data[: data.find(b"\n")] if b"\n" in data[:512] else data[:512]
-    return bool(_SHEBANG_SHELL.match(first))
+    return bool(_SHEBANG_SHELL.match(first) or _JOB_HEADER.match(data, 0, 4096))
 
 
 def worth_parsing(data: bytes) -> bool:

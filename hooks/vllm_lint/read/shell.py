@@ -7,8 +7,11 @@ bodies (skipped), reserved words (`if`, `then`, `do`, … are grammar, not argv)
 
 Variables a script assigns a literal are expanded (unquoted ones split into words, as the
 shell does), bash arrays `A=(…)` / `A+=(…)` included. Anything else (command substitution,
-unknown variables, arithmetic, a value assigned only on some branch of an `if`) makes the
-word opaque: it is never checked on a guess. Nothing is ever executed.
+unknown variables, arithmetic) makes the word opaque: it is never checked on a guess. A
+value is known character by character: `CMD="vllm serve $1"` keeps `vllm serve` and only
+`$1` is unknown. After an `if`, a variable keeps what every path through it agrees on
+(`CMD="$CMD --x"` on one branch: `--x` may be there or not, so it is unknown); in a loop or
+`case`, a value that changes is unknown. Nothing is ever executed.
 
 Every character of a word remembers where it was written (line, column), also when it came
 from a variable assigned elsewhere, so spans point at the flag as the user wrote it.
@@ -17,10 +20,10 @@ from a variable assigned elsewhere, so spans point at the flag as the user wrote
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from vllm_lint.files.textpos import MappedPositions, Positions, ShiftedPositions
+from vllm_lint.files.textpos import FilePositions, MappedPositions, Positions, ShiftedPositions
 from vllm_lint.model import Span, Token
 
 Point = tuple[int, int]  # 1-based line and column in the file
@@ -44,10 +47,12 @@ TEMPLATE_MARK = "\ue000"
 
 @dataclass(frozen=True)
 class Value:
-    """A variable's literal value; `points` says where each character was written."""
+    """A variable's value; `points` says where each character was written, `opaque` which
+    characters are not known (an unknown `$1` inside, a part added on one branch only)."""
 
     text: str
     points: tuple[Point, ...] = ()
+    opaque: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,9 @@ class ArrayValue:
 
 
 VarValue = str | Value | ArrayValue | None  # None: set, but not to a literal
+# `source FILE` / `. FILE`: the file's text and the path to show, or None (outside the repo,
+# not a literal path…); only its variables are taken, nothing is run
+Sourcer = Callable[[str], tuple[str, str] | None]
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,13 @@ class Command:
     points: tuple[tuple[Point, ...], ...] = ()
     conditional: bool = False  # inside if/case/loop, or after && / ||
     exported: Mapping[str, Token] = field(default_factory=dict)  # literal `export X=…` so far
+    # every literal a variable was given so far, on any branch (absent: not known); lets
+    # `${PREFIX} vllm serve` be read when each value PREFIX can have is known
+    alternatives: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    starts: tuple[Point, ...] = ()  # where each word is written (a `$IMAGE`, not its value)
+    # the text assigned to variables whose value is not known (`${IMAGE:-vllm/vllm-openai:v1}`)
+    shapes: Mapping[str, str] = field(default_factory=dict)
+    unknown: tuple[frozenset[int], ...] = ()  # per word, which characters are not known
 
 
 @dataclass
@@ -79,6 +94,13 @@ class _Word:
     started: bool = False  # quotes make an empty word real: ""
     quoted: bool = False  # some part was quoted or escaped (so it is no reserved word)
     at: Point = (1, 1)
+    opaque_at: list[int] = field(default_factory=list)  # which characters are not known
+    path: str | None = None  # written in another file (an argument handed to a script)
+
+    def unknown(self) -> None:
+        """The next character added is not known."""
+        self.opaque = True
+        self.opaque_at.append(len(self.chars))
 
     def add(self, ch: str, point: Point) -> None:
         self.chars.append(ch)
@@ -98,6 +120,8 @@ class _Item:
     points: tuple[Point, ...] = ()
     quoted: bool = False
     op: str = ""
+    at: Point = (1, 1)
+    opaque_at: frozenset[int] = frozenset()
 
 
 def element_points(tok: Token) -> tuple[Point, ...]:
@@ -118,6 +142,9 @@ class Lexer:
         kube_vars: Mapping[str, str] | None = None,
         exported: Mapping[str, Token] | None = None,
         _depth: int = 0,
+        unknown: frozenset[int] = frozenset(),
+        alternatives: Mapping[str, frozenset[str]] | None = None,
+        source: Sourcer | None = None,
     ) -> None:
         self.text = text
         self.positions = positions
@@ -126,9 +153,14 @@ class Lexer:
         self.kube_vars = kube_vars or {}
         self.exported: dict[str, Token] = dict(exported or {})
         self._depth = _depth
+        self._unknown = unknown  # indices of `text` whose characters are not known
+        self._source = source
         self._frames = 0  # open if/case/loop compounds
+        self._stack: list[_IfFrame] = []  # the open compounds, innermost last
         self._after_logic = False  # the current command follows && or ||
         self._heredocs: list[tuple[str, bool]] = []  # pending (delimiter, strip tabs)
+        self._alternatives: dict[str, frozenset[str] | None] = dict(alternatives or {})
+        self._shapes: dict[str, str] = {}
 
     # -- public -------------------------------------------------------------------------
 
@@ -151,14 +183,53 @@ class Lexer:
     # -- commands -------------------------------------------------------------------------
 
     def _reserved(self, word: str) -> bool:
-        """Drop grammar words in command position, tracking compound depth."""
+        """Drop grammar words in command position, tracking compound depth; an `if` keeps
+        what each branch assigns, merged at `fi`."""
         if word in _OPENERS:
             self._frames += 1
+            self._stack.append(_IfFrame(word))
             return word in ("if", "while", "until")  # `for x in …` / `case` stay a command
         if word in _CLOSERS:
             self._frames = max(0, self._frames - 1)
+            if self._stack:
+                self._merge_if(self._stack.pop())
             return True
-        return word in _GRAMMAR
+        if word in ("elif", "else") and self._stack and self._stack[-1].kind == "if":
+            frame = self._stack[-1]
+            for name, before in frame.before.items():  # the next branch starts from before
+                self._restore(name, before)
+            frame.branches.append({})
+            frame.has_else = frame.has_else or word == "else"
+        return word in _GRAMMAR or word == "elif"
+
+    def _restore(self, name: str, value: VarValue | _Unset) -> None:
+        if isinstance(value, _Unset):
+            self.variables.pop(name, None)
+        else:
+            self.variables[name] = value
+
+    def _merge_if(self, frame: _IfFrame) -> None:
+        """After `fi` / `done` / `esac`: a name keeps what every path through the compound
+        agrees on (a loop may run no time, a `case` match no pattern)."""
+        for name, before in frame.before.items():
+            paths = [branch.get(name, before) for branch in frame.branches]
+            if not frame.has_else:
+                paths.append(before)
+            merged = _merge(paths)
+            self._store(name, merged, None)
+
+    def _assigned(self, name: str, value: VarValue) -> VarValue:
+        """The value `name` has after this assignment, as far as it is known: on one side of
+        `&&`/`||` it may not happen; inside an `if`, loop or `case`, the value there (merged
+        with the other paths when the compound ends)."""
+        current: VarValue | _Unset = self.variables.get(name, _UNSET)
+        if self._after_logic:
+            value = _merge([current, value])
+        if self._stack:
+            frame = self._stack[-1]
+            frame.before.setdefault(name, current)
+            frame.branches[-1][name] = value
+        return value
 
     @property
     def _conditional(self) -> bool:
@@ -182,17 +253,52 @@ class Lexer:
         if words[0].text == "eval" and len(words) > 1 and self._depth < _MAX_EVAL_DEPTH:
             yield from self._eval(items[1:])
             return
+        if words[0].text in ("source", ".") and len(words) > 1 and self._source is not None:
+            self._sourced(words[1])
         yield Command(
             tuple(words),
             tuple(it.points for it in items),
             self._conditional,
             dict(self.exported),
+            {k: v for k, v in self._alternatives.items() if v is not None},
+            tuple(it.at for it in items),
+            self._shapes,
+            tuple(it.opaque_at for it in items),
         )
+
+    def _sourced(self, target: Token) -> None:
+        """`source FILE`: the variables and exports the file sets, as if written here (its
+        own launches are its own file's, found when that file is linted)."""
+        if self._source is None or target.opaque or self._depth >= _MAX_EVAL_DEPTH:
+            return
+        found = self._source(target.text)
+        if found is None:
+            return
+        text, shown = found
+        inner = Lexer(
+            text,
+            FilePositions(shown, text),
+            self.variables,
+            self.kube_vars,
+            self.exported,
+            self._depth + 1,
+            source=self._source,
+        )
+        before = dict(self.variables)
+        for _command in inner.commands():
+            pass
+        for name, value in inner.variables.items():
+            if isinstance(value, Value) and before.get(name) is not value:
+                # its characters are in the other file: point at where it is used here
+                value = Value(value.text, (), value.opaque)
+            self.variables[name] = value
+        self.exported = inner.exported
 
     def _eval(self, items: list[_Item]) -> Iterator[Command]:
         """`eval a b c` runs the words joined with spaces as a new command line."""
         chars: list[str] = []
         points: list[Point] = []
+        unknown: set[int] = set()
         for k, it in enumerate(items):
             if it.token is None:
                 continue
@@ -200,6 +306,7 @@ class Lexer:
                 chars.append(" ")
                 first = it.points or element_points(it.token)
                 points.append(first[0] if first else (it.token.span.line, it.token.span.col))
+            unknown.update(len(chars) + j for j in it.opaque_at)
             chars.extend(it.token.text)
             points.extend(it.points or element_points(it.token))
         inner = Lexer(
@@ -209,8 +316,11 @@ class Lexer:
             self.kube_vars,
             self.exported,
             self._depth + 1,
+            frozenset(unknown),
         )
         inner._frames = self._frames + (1 if self._after_logic else 0)
+        inner._stack = [_IfFrame("eval") for _ in range(inner._frames)]
+        inner._alternatives, inner._shapes = self._alternatives, self._shapes
         yield from inner.commands()
         self.variables, self.exported = inner.variables, inner.exported
 
@@ -227,30 +337,54 @@ class Lexer:
                 continue
             name, plus, value = match.group(1), match.group(2), match.group(3)
             start = len(name) + len(plus) + 1
-            located: VarValue = None if tok.opaque else Value(value, tuple(it.points[start:]))
+            unknown = frozenset(k - start for k in it.opaque_at if k >= start)
+            located: VarValue = Value(value, tuple(it.points[start:]), unknown)
+            if tok.opaque and (not unknown or len(unknown) == len(value)):
+                located = None
             if plus and located is not None:
                 before = self.variables.get(name)
                 if isinstance(before, Value):
-                    located = Value(before.text + value, before.points + tuple(it.points[start:]))
+                    shift = len(before.text)
+                    located = Value(
+                        before.text + value,
+                        before.points + tuple(it.points[start:]),
+                        before.opaque | {k + shift for k in unknown},
+                    )
                 elif before is not None or name in self.variables:
                     located = None
-            if self._conditional and _text(self.variables.get(name)) != _text(located):
-                located = None  # set on one branch only: its value after the branch is unknown
-            self.variables[name] = located
-            if export or name in self.exported:
-                if not isinstance(located, Value):
-                    self.exported[name] = Token("", tok.span, opaque=True)
-                else:
-                    value_span = _span(self.path, list(located.points), tok.span)
-                    self.exported[name] = Token(located.text, value_span)
+            # a launcher prefix stays one with an unknown option value in it (`-o ${DIR}/x`)
+            self._note_alternative(name, located.text if isinstance(located, Value) else None)
+            if tok.opaque:
+                self._shapes[name] = value
+            else:
+                self._shapes.pop(name, None)
+            located = self._assigned(name, located)
+            self._store(name, located, tok.span if export else None)
+
+    def _store(self, name: str, value: VarValue, export: Span | None) -> None:
+        """Set a variable; an exported one (or `export`ed now, at `export`) is also the
+        environment commands get."""
+        self.variables[name] = value
+        if export is None and name not in self.exported:
+            return
+        where = export or self.exported[name].span
+        if isinstance(value, Value) and not value.opaque:
+            self.exported[name] = Token(value.text, _span(self.path, list(value.points), where))
+        else:
+            self.exported[name] = Token("", where, opaque=True)
+
+    def _note_alternative(self, name: str, value: str | None) -> None:
+        """Remember each literal `name` is given; a first value given on one branch only (the
+        environment may have set it before) or a non-literal one makes them unknown."""
+        before = self._alternatives.get(name, frozenset())
+        first = name not in self._alternatives
+        if value is None or before is None or (first and self._conditional):
+            self._alternatives[name] = None
+        else:
+            self._alternatives[name] = before | {value}
 
     def _assign_array(self, it: _ArrayItem) -> None:
         items = it.elements
-        if self._conditional:  # elements added on one branch only: never judged
-            items = tuple(Token(t.text, t.span, opaque=True) for t in items)
-            if not it.append:
-                self.variables[it.name] = None
-                return
         before = self.variables.get(it.name)
         if it.append:
             if isinstance(before, ArrayValue):
@@ -259,9 +393,9 @@ class Lexer:
                 first = Token(before.text, _span(self.path, list(before.points), it.token.span))
                 items = (first, *items)
             elif before is not None or it.name in self.variables:
-                self.variables[it.name] = None
+                self.variables[it.name] = self._assigned(it.name, None)
                 return
-        self.variables[it.name] = ArrayValue(items)
+        self.variables[it.name] = self._assigned(it.name, ArrayValue(items))
 
     # -- words ----------------------------------------------------------------------------
 
@@ -269,10 +403,16 @@ class Lexer:
         return self.positions.at(index)
 
     def _token(self, word: _Word) -> Token:
-        return Token(word.text, _span(self.path, word.points, None, word.at), word.opaque)
+        path = word.path or self.path
+        return Token(word.text, _span(path, word.points, None, word.at), word.opaque)
 
     def _item(self, word: _Word) -> _Item:
-        return _Item(self._token(word), tuple(word.points), word.quoted)
+        unknown = frozenset(word.opaque_at) if word.opaque_at else frozenset()
+        if word.opaque and not unknown:
+            unknown = frozenset(range(len(word.chars)))
+        return _Item(
+            self._token(word), tuple(word.points), word.quoted, at=word.at, opaque_at=unknown
+        )
 
     def _items(self) -> Iterator[_Item]:
         text, n = self.text, len(self.text)
@@ -362,6 +502,8 @@ class Lexer:
                 end = n if end < 0 else end
                 word.started = word.quoted = True
                 for k in range(i + 1, end):
+                    if k in self._unknown:
+                        word.unknown()
                     word.add(text[k], self._point(k))
                 i = end + 1
                 continue
@@ -382,8 +524,13 @@ class Lexer:
             if ch == "{" and text.startswith("{{", i):
                 i = self._template(i, word)
                 continue
-            if ch == TEMPLATE_MARK:
-                word.opaque = True
+            if ch == "{" and (text.startswith("{%", i) or text.startswith("{#", i)):
+                # a Jinja statement or comment (`{% if %}`): rendered away, never a word
+                close = text.find("%}" if text[i + 1] == "%" else "#}", i + 2)
+                i = n if close < 0 else close + 2
+                continue
+            if ch == TEMPLATE_MARK or i in self._unknown:
+                word.unknown()
             word.add(ch, self._point(i))
             i += 1
         yield from flush()
@@ -416,7 +563,15 @@ class Lexer:
         span = _span(self.path, [*head.points, end_point], None, head.at)
         token = Token(self.text[i - len(head.text) - 1 : close], span)
         return _ArrayItem(
-            token, (), False, "", match.group(1), bool(match.group(2)), elements
+            token,
+            (),
+            False,
+            "",
+            head.at,
+            frozenset(),
+            match.group(1),
+            bool(match.group(2)),
+            elements,
         ), close
 
     def _heredoc_start(self, i: int) -> int:
@@ -484,8 +639,8 @@ class Lexer:
             if ch == "{" and text.startswith("{{", i):
                 i = self._template(i, word)
                 continue
-            if ch == TEMPLATE_MARK:
-                word.opaque = True
+            if ch == TEMPLATE_MARK or i in self._unknown:
+                word.unknown()
             word.add(ch, self._point(i))
             i += 1
         return i + 1
@@ -585,6 +740,7 @@ class Lexer:
     def _opaque(self, word: _Word, start: int, end: int) -> int:
         word.opaque = True
         for k in range(start, min(end, len(self.text))):
+            word.unknown()
             word.add(self.text[k], self._point(k))
         return end
 
@@ -607,11 +763,17 @@ class Lexer:
             if quoted and not value.items and not word.chars:
                 word.started = word.quoted = False  # "${A[@]}" of an empty array: no word
             for k, element in enumerate(value.items):
-                if k:
-                    self._split(word, extra)
-                if element.opaque:
-                    word.opaque = True
-                self._add_text(element.text, element_points(element), word, quoted, extra)
+                if k:  # "${A[@]}": each element is a word, an empty one too
+                    self._split(word, extra, keep_empty=quoted)
+                unknown = frozenset(range(len(element.text))) if element.opaque else frozenset()
+                points = element_points(element)
+                if element.span.path != self.path:
+                    if quoted and not word.chars:  # a whole word from the other file
+                        word.path = element.span.path
+                    else:  # set in a sourced file: point at the use
+                        n = len(element.text)
+                        points = tuple(ref[1] if j == n - 1 and n > 1 else ref[0] for j in range(n))
+                self._add_text(element.text, points, word, quoted, extra, unknown)
             return
         if isinstance(value, str):
             value = Value(value)
@@ -620,23 +782,32 @@ class Lexer:
             n = len(value.text)
             points = tuple(ref[1] if k == n - 1 and n > 1 else ref[0] for k in range(n))
         word.started = word.started or quoted or bool(value.text)
-        self._add_text(value.text, points, word, quoted, extra)
+        self._add_text(value.text, points, word, quoted, extra, value.opaque)
 
     def _add_text(
-        self, text: str, points: tuple[Point, ...], word: _Word, quoted: bool, extra: list[_Item]
+        self,
+        text: str,
+        points: tuple[Point, ...],
+        word: _Word,
+        quoted: bool,
+        extra: list[_Item],
+        unknown: frozenset[int] = frozenset(),
     ) -> None:
-        for ch, point in zip(text, points, strict=False):
+        for k, (ch, point) in enumerate(zip(text, points, strict=False)):
             if not quoted and ch in " \t\n":
                 self._split(word, extra)
                 continue
+            if k in unknown:
+                word.unknown()
             word.add(ch, point)
         if quoted:
             word.started = True
 
-    def _split(self, word: _Word, extra: list[_Item]) -> None:
-        if word.chars:
+    def _split(self, word: _Word, extra: list[_Item], keep_empty: bool = False) -> None:
+        if word.chars or (keep_empty and word.started):
             extra.append(self._item(word))
-            word.chars, word.points, word.opaque = [], [], False
+            word.chars, word.points, word.opaque, word.opaque_at = [], [], False, []
+            word.path = None
         word.started = False
 
 
@@ -645,6 +816,63 @@ class _ArrayItem(_Item):
     name: str = ""
     append: bool = False
     elements: tuple[Token, ...] = ()
+
+
+class _Unset:
+    """A variable not set before an `if`: the environment may set it."""
+
+
+_UNSET = _Unset()
+
+
+@dataclass
+class _IfFrame:
+    """An open compound (`if`, a loop, `case`): each name's value before it, and what each
+    branch assigned."""
+
+    kind: str
+    before: dict[str, VarValue | _Unset] = field(default_factory=dict)
+    branches: list[dict[str, VarValue]] = field(default_factory=lambda: [{}])
+    has_else: bool = False
+
+
+def _merge(paths: list[VarValue | _Unset]) -> VarValue:
+    """The value a variable has after one of several paths: what they share at the start is
+    known, the rest of the longest is not; nothing shared (or a path from the environment),
+    nothing known."""
+    if any(p is None or isinstance(p, _Unset) for p in paths):
+        return None
+    values = [p for p in paths if not isinstance(p, _Unset)]
+    if all(isinstance(v, ArrayValue) for v in values):
+        arrays = [v for v in values if isinstance(v, ArrayValue)]
+        longest = max(arrays, key=lambda a: len(a.items))
+        shared = 0
+        while shared < len(longest.items) and all(
+            shared < len(a.items) and a.items[shared].text == longest.items[shared].text
+            for a in arrays
+        ):
+            shared += 1
+        items = tuple(
+            t if k < shared else Token(t.text, t.span, opaque=True)
+            for k, t in enumerate(longest.items)
+        )
+        return ArrayValue(items)
+    if not all(isinstance(v, (Value, str)) for v in values):
+        return None
+    texts = [v if isinstance(v, Value) else Value(str(v)) for v in values if v is not None]
+    longest_value = max(texts, key=lambda v: len(v.text))
+    first = texts[0]
+    if all(v.text == first.text and v.opaque == first.opaque for v in texts):
+        return first
+    shared = 0
+    while shared < len(longest_value.text) and all(
+        shared < len(v.text) and v.text[shared] == longest_value.text[shared] for v in texts
+    ):
+        shared += 1
+    if shared == 0:
+        return None
+    unknown = set().union(*(v.opaque for v in texts)) | set(range(shared, len(longest_value.text)))
+    return Value(longest_value.text, longest_value.points, frozenset(unknown))
 
 
 def _is_assignment(item: _Item) -> bool:

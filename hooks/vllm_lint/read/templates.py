@@ -53,6 +53,13 @@ def has_bare_actions(text: str) -> bool:
     return "{{" in text and _BARE_ACTION.search(text) is not None
 
 
+def bare_action_lines(text: str) -> list[int]:
+    """The lines (1-based) of the actions `has_bare_actions` finds."""
+    if "{{" not in text:
+        return []
+    return [text.count("\n", 0, m.start()) + 1 for m in _BARE_ACTION.finditer(text)]
+
+
 def mask(text: str, path: str) -> Masked:
     """Mask every template construct of `text`; the flavor is decided by what it holds."""
     if has_go_actions(text):

@@ -41,6 +41,10 @@ def _one(invocation: Invocation, options: Options, out: TextIO) -> None:
     if invocation.image is not None:
         shown = "<not literal>" if invocation.image.opaque else invocation.image.text
         out.write(f"  image: {shown}\n")
+    if invocation.entrypoint not in ("vllm serve", "image"):
+        out.write(f"  entry point: {invocation.entrypoint}\n")
+    if not settings.judged:
+        out.write("  flags not checked: they never reach vLLM's serve parser\n")
     opaque = [t.text for t in invocation.argv if t.opaque]
     if opaque:
         words = ", ".join(_cut(w, 40) for w in opaque[:6]) + (", …" if len(opaque) > 6 else "")
@@ -50,7 +54,13 @@ def _one(invocation: Invocation, options: Options, out: TextIO) -> None:
             continue
         value = "<not literal>" if path in settings.opaque else json.dumps(settings.get(path))
         span = settings.spans[path]
-        at = f"  (line {span.line})" if span is not None and span.path == invocation.path else ""
+        at = ""
+        if span is not None:
+            at = (
+                f"  (line {span.line})"
+                if span.path == invocation.path
+                else f"  ({span.path}:{span.line})"
+            )
         out.write(f"  --{path.replace('_', '-')} {_cut(value, _MAX_VALUE)}{at}\n")
     for name in sorted(invocation.env):
         token = invocation.env[name]

@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from vllm_lint.files.textpos import Positions, align_scalar
-from vllm_lint.model import Invocation, Token
-from vllm_lint.read.shell import ArrayValue, Value, VarValue
+from vllm_lint.model import Invocation, Mount, ReleaseChoice, Token
+from vllm_lint.read.shell import ArrayValue, Lexer, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
-from vllm_lint.sources.programs import mentions_server
+from vllm_lint.sources.programs import mentions_server, server_image_of
 from vllm_lint.sources.shell_commands import (
     SHELL_C,
     SHELLS,
     Launch,
     ScriptContext,
     anchor_of,
+    image_text,
     launches_in,
     launches_of,
     opaque_templates,
@@ -70,6 +71,20 @@ def invocations(
     origin: str,
     entrypoint_given: bool,
     kube_vars: Mapping[str, str] | None = None,
+    mounts: tuple[Mount, ...] = (),
+) -> Iterator[Invocation]:
+    for found in _invocations(yf, words, env, image, origin, entrypoint_given, kube_vars):
+        yield replace(found, mounts=mounts) if mounts else found
+
+
+def _invocations(
+    yf: YamlFile,
+    words: Sequence[Word],
+    env: dict[str, Token],
+    image: Token | None,
+    origin: str,
+    entrypoint_given: bool,
+    kube_vars: Mapping[str, str] | None = None,
 ) -> Iterator[Invocation]:
     hint = release_hint(image)
     tokens = [w.token for w in words]
@@ -99,9 +114,35 @@ def invocations(
                         make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env)
                     )
             return
-    if not entrypoint_given and image is not None and server_image(image):
-        launch = Launch(tuple(tokens), dict(env), anchor_of(tokens[:1] or [image]))
+    if entrypoint_given or image is None:
+        return
+    if server_image(image):
+        launch = Launch(tuple(tokens), dict(env), anchor_of([image]), entrypoint="image")
         yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
+        return
+    found = server_image_of(image_text(image))
+    if found is not None and found.args.startswith("env:") and not tokens:
+        yield from _env_args(yf, found.args[4:], env, image, origin, base, hint)
+
+
+def _env_args(
+    yf: YamlFile,
+    name: str,
+    env: dict[str, Token],
+    image: Token,
+    origin: str,
+    base: str,
+    hint: ReleaseChoice | None,
+) -> Iterator[Invocation]:
+    """An image whose entrypoint reads the server's flags from one variable (`VLLM_ARGS` of
+    vllm-tpu): the variable's literal value, split as the shell splits it."""
+    value = env.get(name)
+    if value is None or value.opaque:
+        return
+    lexer = Lexer(value.text, located_positions(yf, value))
+    argv = tuple(t for command in lexer.commands() for t in command.words)
+    launch = Launch(argv, dict(env), anchor_of([image]), entrypoint="image")
+    yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
 
 
 def located(yf: YamlFile, tok: Token) -> Value:
@@ -142,7 +183,7 @@ def located_positions(yf: YamlFile, tok: Token) -> Positions:
 
 
 def _with_env(launch: Launch, env: dict[str, Token]) -> Launch:
-    return Launch(launch.argv, env, launch.anchor, launch.image, launch.conditional)
+    return replace(launch, env=env)
 
 
 def _finish(inv: Invocation) -> Invocation:

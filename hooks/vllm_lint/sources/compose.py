@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from vllm_lint.model import Invocation, Token
+from vllm_lint.model import Invocation, Mount, Token
 from vllm_lint.read.shell import Lexer
 from vllm_lint.read.yaml import (
     YamlFile,
@@ -90,4 +91,31 @@ def _service(yf: YamlFile, name: str, service: Any) -> Iterator[Invocation]:
         image,
         f"compose service {name}",
         entrypoint_given=entrypoint is not None,
+        mounts=_bind_mounts(yf, get(service, "volumes")),
     )
+
+
+def _bind_mounts(yf: YamlFile, volumes: Any) -> tuple[Mount, ...]:
+    """`./cfg:/etc/vllm[:ro]` and `{type: bind, source, target}`: repo paths in the container
+    (relative sources are relative to the compose file's folder)."""
+    if not is_sequence(volumes):
+        return ()
+    here = Path(yf.path).parent
+    found = []
+    for item in volumes.value:
+        if is_mapping(item):
+            if text_of(get(item, "type")) != "bind":
+                continue
+            source, target = text_of(get(item, "source")), text_of(get(item, "target"))
+        else:
+            text = text_of(item) or ""
+            parts = text.split(":")
+            if len(parts) < 2:
+                continue
+            source, target = parts[0], parts[1]
+        if not source or not target or "$" in source + target:
+            continue
+        if not source.startswith((".", "/")):
+            continue  # a named volume, not a path
+        found.append(Mount(target, str(here / source)))
+    return tuple(found)

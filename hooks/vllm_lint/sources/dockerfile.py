@@ -11,14 +11,17 @@ its entrypoint, so `CMD ["--model", …]` on it are server arguments; its tag, o
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from vllm_lint.effective.entrypoints import SHELL_FORM_CMD
 from vllm_lint.files.textpos import FilePositions, MappedPositions
-from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
-from vllm_lint.read.shell import Command, Lexer, Point, Value, VarValue
+from vllm_lint.model import Invocation, Mount, ReleaseChoice, Span, Token
+from vllm_lint.read.shell import ArrayValue, Command, Lexer, Point, Value, VarValue
 from vllm_lint.release import from_image, pip_pin
 from vllm_lint.sources.document import Document
 from vllm_lint.sources.programs import is_server_image
@@ -44,6 +47,13 @@ class _Line:
     points: list[Point]
     span: Span  # of the keyword
 
+    def span_token(self) -> Token:
+        """The arguments as one word, spanning where they are written."""
+        if not self.points:
+            return Token(self.text, self.span)
+        first, last = min(self.points), max(self.points)
+        return Token(self.text, Span(self.span.path, first[0], first[1], last[0], last[1] + 1))
+
 
 @dataclass
 class _Cmd:
@@ -68,6 +78,27 @@ class _Stage:
     env: dict[str, Token] = field(default_factory=dict)
     args: dict[str, str | None] = field(default_factory=dict)
     wrote: bool = False  # this stage has its own ENTRYPOINT or CMD
+    workdir: str = "/"
+    files: dict[str, Path] = field(default_factory=dict)  # container path → repo file (COPY)
+    dirs: list[tuple[str, Path]] = field(default_factory=list)  # container dir → repo dir
+    runs: list[_Line] = field(default_factory=list)  # this stage's RUN lines
+
+    def mounts(self) -> tuple[Mount, ...]:
+        """What the image holds from the repo, in COPY order."""
+        found = [Mount(folder, str(repo)) for folder, repo in self.dirs]
+        return tuple(found + [Mount(where, str(repo)) for where, repo in self.files.items()])
+
+    def repo_file(self, container_path: str) -> Path | None:
+        """The repo file a COPY/ADD put at `container_path`, the latest COPY winning."""
+        if container_path in self.files:
+            return self.files[container_path]
+        for folder, repo in reversed(self.dirs):
+            if container_path.startswith(folder.rstrip("/") + "/"):
+                return repo / container_path[len(folder.rstrip("/")) + 1 :]
+        # `COPY run.sh /home/app` where /home/app is a folder of the base image
+        folder, name = posixpath.split(container_path)
+        copied = self.files.get(folder)
+        return copied if copied is not None and copied.name == name else None
 
 
 def find(doc: Document) -> Iterator[Invocation]:
@@ -95,6 +126,13 @@ def find(doc: Document) -> Iterator[Invocation]:
             _env(line, stage)
         elif kw == "RUN":
             stage.hint = pip_pin(line.text, f" (line {line.span.line})") or stage.hint
+            stage.runs.append(line)
+        elif kw == "WORKDIR":
+            words = _words(line)
+            if words and not words[0].opaque:
+                stage.workdir = posixpath.normpath(posixpath.join(stage.workdir, words[0].text))
+        elif kw in ("COPY", "ADD"):
+            _copy(line, stage, Path(path).parent, doc.root)
         elif kw in ("ENTRYPOINT", "CMD"):
             command = _command(line, stage)
             stage.wrote = True
@@ -105,10 +143,23 @@ def find(doc: Document) -> Iterator[Invocation]:
                 stage.cmd = command
     base = str(Path(path).parent)
     for stage in stages:
+        origin = f"Dockerfile stage {stage.name}"
+
+        def made(launch: Launch, where: str, stage: _Stage = stage) -> Invocation:
+            found = invocation(path, launch, where, base, stage.image, stage.hint, stage.env)
+            return replace(found, mounts=stage.mounts(), workdir=stage.workdir)
+
         if stage.wrote:
+            found = False
             for launch in _launches(path, stage):
-                origin = f"Dockerfile stage {stage.name}"
-                yield invocation(path, launch, origin, base, stage.image, stage.hint, stage.env)
+                found = True
+                yield made(launch, origin)
+            if not found:
+                for launch, script in _entrypoint_script(path, stage, doc):
+                    yield made(launch, f"{origin}, entrypoint script {script}")
+        for run in stage.runs:
+            for launch in launches_in(run.text, _positions(path, run), ScriptContext()):
+                yield made(launch, f"{origin}, RUN line {run.span.line}")
 
 
 # -- instructions ---------------------------------------------------------------------------
@@ -221,6 +272,9 @@ def _from(line: _Line, stages: list[_Stage], global_args: dict[str, str | None])
             parent.cmd,
             dict(parent.env),
             dict(parent.args),
+            workdir=parent.workdir,
+            files=dict(parent.files),
+            dirs=list(parent.dirs),
         )
     server = not resolved.opaque and is_server_image(resolved.text)
     hint = None
@@ -335,7 +389,7 @@ def _launches(path: str, stage: _Stage) -> Iterator[Launch]:
     if ep.shell is not None:  # shell-form ENTRYPOINT: CMD is ignored
         yield from launches_in(ep.shell.text, _positions(path, ep.shell), context)
         return
-    if ep.words is not None:
+    if ep.words:  # `ENTRYPOINT []` clears it: CMD is then the whole command
         words = list(ep.words) + list(cmd.words or [])
         points = list(ep.points) + list(cmd.points if cmd.words is not None else [])
         yield from launches_of(Command(tuple(words), tuple(points)), path)
@@ -343,9 +397,131 @@ def _launches(path: str, stage: _Stage) -> Iterator[Launch]:
     if stage.server_base:
         if cmd.words is not None and cmd.line is not None:
             argv = tuple(cmd.words)
-            yield Launch(argv, {}, cmd.line.span)
-        return  # a shell-form CMD would reach the server as `/bin/sh -c …`: not judged
+            yield Launch(argv, {}, cmd.line.span, entrypoint="image")
+        elif cmd.shell is not None and cmd.line is not None:
+            # Docker runs a shell-form CMD as `/bin/sh -c "…"`, appended to the exec-form
+            # ENTRYPOINT: the server gets those three words as its arguments
+            where = cmd.line.span
+            script = Token(cmd.shell.text.strip(), anchor_of([cmd.line.span_token()]))
+            shell = (Token("/bin/sh", where), Token("-c", where), script)
+            yield Launch(shell, {}, where, entrypoint=SHELL_FORM_CMD)
+        return
     if cmd.words is not None:
         yield from launches_of(Command(tuple(cmd.words), tuple(cmd.points)), path)
     elif cmd.shell is not None:
         yield from launches_in(cmd.shell.text, _positions(path, cmd.shell), context)
+
+
+# -- files put into the image, and the entrypoint script ------------------------------------
+
+_PATH_DIRS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
+_SHELL_WORDS = re.compile(r"(?:.*/)?(?:ba|da|z|k)?sh")
+
+
+def _copy(line: _Line, stage: _Stage, here: Path, root: Path | None) -> None:
+    """`COPY [--chmod=…] SRC… DEST` from the build context (not `--from` another stage): which
+    repo file lands where. The context is the Dockerfile's folder or, if the source is not
+    there, the nearest parent (inside the root) that holds it."""
+    if "<<" in line.text:
+        return  # a heredoc: the content is inline, no repo file
+    words = _words(line)
+    if any(w.text.startswith("--from") for w in words):
+        return
+    words = [w for w in words if not w.text.startswith("--")]
+    if len(words) < 2 or any(w.opaque for w in words):
+        return
+    sources, dest = words[:-1], words[-1].text
+    target = posixpath.normpath(posixpath.join(stage.workdir, dest))
+    into_dir = dest.endswith("/") or len(sources) > 1
+    for source in sources:
+        if any(c in source.text for c in "*?["):
+            continue
+        repo = _in_context(source.text, here, root)
+        if repo is None:
+            continue
+        if repo.is_dir():
+            stage.dirs.append((target, repo))
+        elif into_dir:
+            stage.files[posixpath.join(target, repo.name)] = repo
+        else:
+            stage.files[target] = repo
+
+
+def _in_context(source: str, here: Path, root: Path | None) -> Path | None:
+    top = (root or Path.cwd()).resolve()
+    folder = here.resolve()
+    while True:
+        candidate = (folder / source.lstrip("/")).resolve()
+        if candidate.is_relative_to(top) and candidate.exists():
+            return candidate
+        if folder == top or folder.parent == folder or not folder.is_relative_to(top):
+            return None
+        folder = folder.parent
+
+
+def _entrypoint_script(path: str, stage: _Stage, doc: Document) -> Iterator[tuple[Launch, str]]:
+    """An exec-form ENTRYPOINT (or CMD) that runs a script the image got from the repo
+    (`COPY entrypoint.sh /usr/local/bin/` + `ENTRYPOINT ["entrypoint.sh"]`, or
+    `["/bin/bash", "entrypoint.sh"]`): the script's launches, with CMD as its `$@`. Each is
+    anchored at the ENTRYPOINT line; its flags point into the script."""
+    ep, cmd = stage.entrypoint, stage.cmd
+    words = (
+        list(ep.words or []) + list(cmd.words or [])
+        if ep.words is not None
+        else list(cmd.words or [])
+    )
+    line = ep.line if ep.words is not None else cmd.line
+    if not words or line is None:
+        return
+    k = 0
+    if _SHELL_WORDS.fullmatch(words[0].text):
+        k = 1
+        while k < len(words) and words[k].text.startswith("-"):
+            if "c" in words[k].text[1:]:
+                return  # `sh -c "…"`: read as a command already
+            k += 1
+    if k >= len(words) or words[k].opaque:
+        return
+    name = words[k].text
+    found = None
+    if "/" in name or k:  # a path, or a script a shell opens from the working directory
+        found = stage.repo_file(posixpath.normpath(posixpath.join(stage.workdir, name)))
+    else:
+        for folder in _PATH_DIRS:
+            found = stage.repo_file(f"{folder}/{name}")
+            if found is not None:
+                break
+    if found is None:
+        return
+    text = doc.read_other(found)
+    if text is None or "vllm" not in text:
+        return
+    shown = _shown(found)
+    variables: dict[str, VarValue] = {
+        n: (None if t.opaque else Value(t.text)) for n, t in stage.env.items()
+    }
+    variables["0"] = name
+    variables["@"] = ArrayValue(tuple(words[k + 1 :]))
+    anchor = line.span
+    for launch in launches_in(text, FilePositions(shown, text), ScriptContext(variables)):
+        yield (
+            Launch(
+                launch.argv,
+                launch.env,
+                anchor,
+                launch.image,
+                launch.conditional,
+                launch.entrypoint,
+                launch.pin,
+                launch.via,
+            ),
+            shown,
+        )
+
+
+def _shown(target: Path) -> str:
+    """A path as the other paths are shown: relative to the working directory when inside."""
+    try:
+        return os.path.relpath(target)
+    except ValueError:
+        return str(target)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vllm_lint.model import Invocation
@@ -29,6 +30,13 @@ class Document:
     catalog_of: Callable[[], Catalog]
     yaml: YamlFile | None = None
     found: list[Invocation] = field(default_factory=list)
+    root: Path | None = None  # the linted folder: other files are read only inside it
+
+    def read_other(self, target: Path) -> str | None:
+        """Another file of the repo that this one names (a script a Dockerfile copies, a file
+        a script sources): its text, or None when it is outside the root, not a regular file,
+        too large or not UTF-8. Nothing is ever run."""
+        return read_inside(target, self.root)
 
     @cached_property
     def catalog(self) -> Catalog:
@@ -39,3 +47,25 @@ class Document:
         """The parsed YAML (only the YAML readers ask, and they run only on YAML)."""
         assert self.yaml is not None, "a YAML reader ran on a file that is not YAML"
         return self.yaml
+
+
+_OTHER_MAX = 1 << 20
+
+
+def read_inside(target: Path, root: Path | None) -> str | None:
+    """The text of `target` if it lies inside `root` (links resolved), else None."""
+    try:
+        resolved = target.resolve()
+        top = (root or Path.cwd()).resolve()
+        if not resolved.is_relative_to(top) or not resolved.is_file():
+            return None
+        with open(resolved, "rb") as handle:
+            data = handle.read(_OTHER_MAX + 1)
+    except (OSError, ValueError):
+        return None
+    if len(data) > _OTHER_MAX or b"\0" in data[:8192]:
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None

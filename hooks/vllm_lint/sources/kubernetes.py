@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from vllm_lint.model import Invocation, Token
+from vllm_lint.model import Invocation, Mount, Token
 from vllm_lint.read.yaml import (
     YamlFile,
     get,
@@ -36,9 +36,11 @@ def find(doc: Document) -> Iterator[Invocation]:
                 containers = get(node, list_key)
                 if not is_sequence(containers):
                     continue
+                volumes = _configmap_volumes(get(node, "volumes"))
                 for container in containers.value:
                     if is_mapping(container):
-                        yield from _container(yf, container, f"{kind}/{name}")
+                        mounts = _mounts(yf, get(container, "volumeMounts"), volumes)
+                        yield from _container(yf, container, f"{kind}/{name}", mounts)
 
 
 def container_env(yf: YamlFile, container: Any) -> dict[str, Token]:
@@ -72,7 +74,54 @@ def words_of(yf: YamlFile, node: Any) -> list[Word]:
     return []
 
 
-def _container(yf: YamlFile, container: Any, owner: str) -> Iterator[Invocation]:
+def _configmap_volumes(volumes: Any) -> dict[str, tuple[str, dict[str, str]]]:
+    """Pod volumes from ConfigMaps: volume name → (ConfigMap name, item path → key)."""
+    found: dict[str, tuple[str, dict[str, str]]] = {}
+    if not is_sequence(volumes):
+        return found
+    for volume in volumes.value:
+        source = get(volume, "configMap")
+        name, configmap = text_of(get(volume, "name")), text_of(get(source, "name"))
+        if name is None or configmap is None:
+            continue
+        items: dict[str, str] = {}
+        listed = get(source, "items")
+        if is_sequence(listed):
+            for item in listed.value:
+                key, path = text_of(get(item, "key")), text_of(get(item, "path"))
+                if key is not None and path is not None:
+                    items[path] = key
+        found[name] = (configmap, items)
+    return found
+
+
+def _mounts(
+    yf: YamlFile, mounts: Any, volumes: dict[str, tuple[str, dict[str, str]]]
+) -> tuple[Mount, ...]:
+    """A container's ConfigMap mounts: each key is a file under `mountPath` (or the one file
+    at `mountPath` with `subPath`; `items` rename keys), as the kubelet projects them."""
+    found: list[Mount] = []
+    if not is_sequence(mounts):
+        return ()
+    for mount in mounts.value:
+        volume = volumes.get(text_of(get(mount, "name")) or "")
+        path = text_of(get(mount, "mountPath"))
+        if volume is None or path is None:
+            continue
+        configmap, items = volume
+        sub = text_of(get(mount, "subPath"))
+        if sub is not None:
+            found.append(Mount(path, yf.path, configmap, items.get(sub, sub if not items else "")))
+        elif items:
+            found += [Mount(f"{path}/{p}", yf.path, configmap, k) for p, k in items.items()]
+        else:
+            found.append(Mount(path, yf.path, configmap))
+    return tuple(found)
+
+
+def _container(
+    yf: YamlFile, container: Any, owner: str, mounts: tuple[Mount, ...] = ()
+) -> Iterator[Invocation]:
     env = container_env(yf, container)
     image_node = get(container, "image")
     image = text_token(yf, image_node)
@@ -89,4 +138,5 @@ def _container(yf: YamlFile, container: Any, owner: str) -> Iterator[Invocation]
         f"{owner} container {cname}",
         entrypoint_given=command is not None,
         kube_vars=kube_vars,
+        mounts=mounts,
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib import import_module
+from pathlib import Path
 from typing import Protocol
 
 from vllm_lint.argv.catalog import Catalog
@@ -59,9 +60,13 @@ SOURCES: tuple[Source, ...] = (
     Source("configmap-scripts", Kind.YAML, "configmap_scripts", ("ConfigMap",)),
     Source("ci-scripts", Kind.YAML, "ci_scripts", ("script:", "source:")),
     Source("env-args", Kind.YAML, "env_args", ("VLLM_ADDITIONAL_ARGS",)),
+    Source("taskfile", Kind.YAML, "taskfile", ("tasks",)),
+    Source("beaker", Kind.YAML, "beaker", ("tasks",)),
     Source("vllm-config", Kind.YAML, "vllm_config", fallback=True),
     Source("shell", Kind.SHELL, "shell_script"),
     Source("dockerfile", Kind.DOCKERFILE, "dockerfile"),
+    Source("make", Kind.MAKE, "make_recipes"),
+    Source("just", Kind.JUST, "justfile"),
 )
 
 
@@ -72,18 +77,25 @@ class Extracted:
     standalone_config: bool = False  # the file is a vLLM `--config` file on its own
 
 
-def extract(path: str, text: str, kind: Kind, catalog: Callable[[], Catalog]) -> Extracted:
+def extract(
+    path: str,
+    text: str,
+    kind: Kind,
+    catalog: Callable[[], Catalog],
+    root: Path | None = None,
+) -> Extracted:
     """Every launch of a decoded file. `catalog` gives the flag catalog of the release the
-    file is read for: it decides whether a standalone YAML file is a vLLM config file."""
+    file is read for: it decides whether a standalone YAML file is a vLLM config file; `root`
+    bounds the other files a reader may read (a Dockerfile's entrypoint script)."""
     if kind is Kind.UNDECIDED:
         kind = kind_for(path, text[:512].encode("utf-8", "replace"))
     if kind is Kind.YAML:
-        return _yaml(path, text, catalog)
+        return _yaml(path, text, catalog, root)
     if kind is Kind.TEMPLATE:
-        return _template(path, text, catalog)
+        return _template(path, text, catalog, root)
     if kind is Kind.SKIP:
         return Extracted()
-    found, _fallback = _run(Document(path, text, catalog), kind)
+    found, _fallback = _run(Document(path, text, catalog, root=root), kind)
     return Extracted([_settle(i) for i in found])
 
 
@@ -102,28 +114,48 @@ def _run(doc: Document, kind: Kind) -> tuple[list[Invocation], bool]:
     return doc.found, False
 
 
-def _yaml(path: str, text: str, catalog: Callable[[], Catalog]) -> Extracted:
+def _yaml(
+    path: str, text: str, catalog: Callable[[], Catalog], root: Path | None = None
+) -> Extracted:
     if "{{" in text:
-        from vllm_lint.read.templates import has_bare_actions
+        from vllm_lint.read.templates import bare_action_lines
 
-        if has_bare_actions(text):
+        actions = bare_action_lines(text)
+        if actions and not _all_in_block_scalars(path, text, actions):
             # a Helm template, even where it parses as YAML (`name: {{ .Release.Name }}` is a
             # flow mapping): read as plain YAML, its actions would be silently misread
-            return _template(path, text, catalog)
+            return _template(path, text, catalog, root)
     try:
         yf = yaml.load(path, text)
     except yaml.YamlError as exc:
         from vllm_lint.read.templates import has_go_actions
 
         if has_go_actions(text) or "%{" in text:
-            return _template(path, text, catalog)
+            return _template(path, text, catalog, root)
         return Extracted(
             problems=[input_problem(path, "VL901", f"YAML syntax error: {exc}", exc.line, exc.col)]
         )
-    return _read_yaml(yf, catalog)
+    return _read_yaml(yf, catalog, root)
 
 
-def _template(path: str, text: str, catalog: Callable[[], Catalog]) -> Extracted:
+def _all_in_block_scalars(path: str, text: str, lines: list[int]) -> bool:
+    """YAML that holds a template as text (a ConfigMap's Jinja chat template in a `|` block):
+    every action line is inside a literal or folded scalar of a file that parses as YAML."""
+    try:
+        yf = yaml.load(path, text)
+    except yaml.YamlError:
+        return False
+    blocks = []
+    for document in yf.documents:
+        for node in yaml.walk(document):
+            if yaml.is_scalar(node) and getattr(node, "style", None) in ("|", ">"):
+                blocks.append((node.start_mark.line + 1, node.end_mark.line + 1))
+    return all(any(first <= line <= last for first, last in blocks) for line in lines)
+
+
+def _template(
+    path: str, text: str, catalog: Callable[[], Catalog], root: Path | None = None
+) -> Extracted:
     """Helm/Go, Terraform, envsubst or str.format templates: masked, then read as YAML."""
     from vllm_lint.read import templates
 
@@ -131,9 +163,17 @@ def _template(path: str, text: str, catalog: Callable[[], Catalog]) -> Extracted
     try:
         yf = yaml.load(path, masked.text)
     except yaml.YamlError as exc:
+        # a template of a command line (a Jinja macro that builds `vllm serve …`): read as
+        # shell, where `{{ }}` are unknown words and `{% %}` are left out
+        launches, _fallback = _run(Document(path, text, catalog, root=root), Kind.SHELL)
+        if launches:
+            what = "template read as a shell script: literal flags checked, templated values not"
+            found = Extracted([_settle(i) for i in launches])
+            found.problems.append(input_problem(path, "VL905", what, masked.first_line))
+            return found
         what = "a template that is not YAML even with its expressions masked; not checked"
         return Extracted(problems=[input_problem(path, "VL903", what, exc.line)])
-    found = _read_yaml(yf, catalog)
+    found = _read_yaml(yf, catalog, root)
     if masked.flavor:
         language = {"go": "Go/Helm", "terraform": "Terraform/envsubst", "format": "str.format"}
         name = language.get(masked.flavor, masked.flavor)
@@ -154,9 +194,11 @@ def _mentions_launch(text: str) -> bool:
     return any(m in text for m in ("vllm serve", "api_server", "vllm-openai", "engine_kwargs"))
 
 
-def _read_yaml(yf: yaml.YamlFile, catalog: Callable[[], Catalog]) -> Extracted:
+def _read_yaml(
+    yf: yaml.YamlFile, catalog: Callable[[], Catalog], root: Path | None = None
+) -> Extracted:
     try:
-        launches, standalone = _run(Document(yf.path, yf.text, catalog, yf), Kind.YAML)
+        launches, standalone = _run(Document(yf.path, yf.text, catalog, yf, root=root), Kind.YAML)
         found = _unique([_settle(i) for i in launches])
         notes = _duplicate_keys(yf) if found else []
         return Extracted(found, notes, standalone_config=standalone)

@@ -11,47 +11,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vllm_lint.files.textpos import MappedPositions, Positions
 from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
-from vllm_lint.read.shell import ArrayValue, Command, Lexer, Value, VarValue, element_points
+from vllm_lint.read.shell import (
+    TEMPLATE_MARK,
+    ArrayValue,
+    Command,
+    Lexer,
+    Point,
+    Sourcer,
+    Value,
+    VarValue,
+    element_points,
+)
 from vllm_lint.release import from_image
-from vllm_lint.sources.programs import WRAPPERS, is_server_image, server_args
+from vllm_lint.sources.launchers import Wrapped
+from vllm_lint.sources.programs import (
+    find_server,
+    image_text,
+    module_at,
+    program_at,
+    server_image_of,
+    skip_wrappers,
+)
 
 SHELLS = re.compile(r"(?:.*/)?(?:ba|da|z|k)?sh")
 SHELL_C = re.compile(r"-[a-z]*c[a-z]*")  # -c, -lc, -ec …
 _MAX_NESTING = 3
-
-# Launchers that run the next word as the program; value-taking options are listed.
-_LAUNCHERS: dict[str, frozenset[str]] = {
-    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
-    "taskset": frozenset(),
-    "numactl": frozenset(),
-    "srun": frozenset(),
-    "stdbuf": frozenset(),
-    "nice": frozenset({"-n"}),
-    "ionice": frozenset({"-c", "-n"}),
-}
-_UV_VALUE_OPTIONS = frozenset(
-    {"--with", "--python", "-p", "--project", "--directory", "--env-file", "--extra", "--from"}
-    | {"--group", "--index", "--index-url", "--extra-index-url", "--with-requirements"}
-)
-# Images built from vLLM's Dockerfiles with the same server entrypoint: the CPU build
-# (`vllm/vllm-openai-cpu`, args-only in the corpus' workflows) and OPEA's vLLM images
-# (OPEA's chart and compose files pass them server arguments only).
-SERVER_IMAGE_VARIANTS = re.compile(
-    r"(?:^|/)vllm-openai-cpu(?:[:@]|$)"
-    r"|(?:^|/|^\$\{REGISTRY:-)opea\}?/vllm(?:-(?:gaudi|rocm|openvino))?(?:[:@]|$)"
-)
 _OPTIONAL_FLAG = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+-")
-_DOCKER = re.compile(r"(?:.*/)?(?:docker|podman|nerdctl)")
-_DOCKER_BOOL_SHORT = set("ditPq")
-_DOCKER_BOOL_LONG = frozenset(
-    {"--detach", "--interactive", "--tty", "--rm", "--privileged", "--init", "--publish-all"}
-    | {"--read-only", "--oom-kill-disable", "--no-healthcheck", "--quiet", "--help"}
-)
 
 
 @dataclass(frozen=True)
@@ -63,6 +53,9 @@ class Launch:
     anchor: Span
     image: Token | None = None  # the image of a `docker run`
     conditional: bool = False
+    entrypoint: str = "vllm serve"  # what starts the server (`programs.ServerCall.entrypoint`)
+    pin: str | None = None  # a release the command itself pins (`uvx vllm@0.9.1`)
+    via: str = ""  # the container launcher it runs in (`docker run`, `apptainer exec`)
 
 
 @dataclass
@@ -72,11 +65,19 @@ class ScriptContext:
     variables: dict[str, VarValue] = field(default_factory=dict)
     kube_vars: Mapping[str, str] = field(default_factory=dict)
     exported: dict[str, Token] = field(default_factory=dict)
+    source: Sourcer | None = None  # reads a file `source`d by the script (inside the repo)
 
 
 def launches_in(text: str, positions: Positions, context: ScriptContext) -> Iterator[Launch]:
     """Every vLLM launch of a script."""
-    lexer = Lexer(text, positions, context.variables, context.kube_vars, context.exported)
+    lexer = Lexer(
+        text,
+        positions,
+        context.variables,
+        context.kube_vars,
+        context.exported,
+        source=context.source,
+    )
     yield from _scan(lexer, 0)
     # the next script of the same session (dstack `commands:`) sees what this one assigned
     context.variables, context.exported = lexer.variables, lexer.exported
@@ -90,42 +91,129 @@ def _scan(lexer: Lexer, depth: int) -> Iterator[Launch]:
 def launches_of(command: Command, path: str, depth: int = 0) -> Iterator[Launch]:
     words = list(command.words)
     points = list(command.points) or [element_points(w) for w in words]
-    start, env = _unwrap(words)
-    found = server_args(words[start:])
-    if found is not None:
-        first, prefix_env = found
-        first += start
-        program = _program(words, start, first)
-        yield Launch(
-            tuple(words[first:]),
-            {**command.exported, **env, **{k: _value_of(t) for k, t in prefix_env.items()}},
-            anchor_of(program),
-            None,
-            command.conditional,
-        )
+    words, points = _skip_alternatives(words, points, command)
+    found, i, env, wrapped, pin = skip_wrappers(words)
+    if found is not words:  # a launcher rewrote the words (`pm2 start vllm -- serve …`)
+        points = [element_points(w) for w in found]
+    prefix_env = {**command.exported, **{k: _value_of(t) for k, t in env.items()}}
+    if wrapped is None:
+        program = program_at(found, i)
+        if program is not None:
+            first, entrypoint = program
+            yield Launch(
+                tuple(found[first:]),
+                prefix_env,
+                anchor_of(found[i:first]),
+                None,
+                command.conditional,
+                entrypoint,
+                pin,
+            )
         return
-    docker = _docker_run(words, start)
-    if docker is not None:
-        yield docker.with_env(command.exported, command.conditional)
+    if wrapped.kind == "python-module":
+        module = module_at(found, wrapped.start)
+        if module is not None:
+            yield Launch(
+                tuple(found[module[0] :]),
+                prefix_env,
+                anchor_of(found[wrapped.start : module[0]]),
+                None,
+                command.conditional,
+                module[1],
+                pin,
+            )
         return
-    shell_at = _shell_c(words, start)
-    if shell_at is not None and depth < _MAX_NESTING and shell_at + 1 < len(words):
-        script, script_points = words[shell_at + 1], points[shell_at + 1]
-        if script.opaque or not script.text:
-            return
-        variables: dict[str, VarValue] = {
-            name: (None if tok.opaque else Value(tok.text, element_points(tok)))
-            for name, tok in command.exported.items()
-        }
-        rest = words[shell_at + 2 :]
-        if rest:
-            variables["0"] = None if rest[0].opaque else rest[0].text
-            variables["@"] = ArrayValue(tuple(rest[1:]))
-        positions = MappedPositions(
-            path, script_points, script_points[0] if script_points else (1, 1)
+    if wrapped.kind == "container":
+        launch = _container(found, points, i, wrapped, path, depth, command)
+        if launch is not None:
+            yield launch
+        return
+    if wrapped.kind == "string" and wrapped.string is not None and depth < _MAX_NESTING:
+        index = next((k for k, w in enumerate(found) if w is wrapped.string), None)
+        same = found is words and index is not None and index < len(command.unknown)
+        yield from _string_command(
+            wrapped.string,
+            points[index] if index is not None else element_points(wrapped.string),
+            command.unknown[index] if same and index is not None else None,
+            wrapped.string_args,
+            path,
+            depth,
+            {**command.exported, **prefix_env},
+            command.alternatives,
         )
-        inner = Lexer(script.text, positions, variables, {}, dict(command.exported))
-        yield from _scan(inner, depth + 1)
+
+
+def _skip_alternatives(
+    words: list[Token], points: list[tuple[Point, ...]], command: Command
+) -> tuple[list[Token], list[tuple[Point, ...]]]:
+    """`${NSYS_CMD} vllm serve …` where every value the script gives NSYS_CMD is empty or a
+    launcher (`NSYS_CMD="nsys profile"` on one branch): the word is left out, as it runs
+    the command that follows either way."""
+    k = 0
+    while k < len(words) and words[k].opaque:
+        if "{{" in words[k].text or TEMPLATE_MARK in words[k].text:
+            k += 1  # `{{ prefix }} vllm serve …` in a template: the launch as written
+            continue
+        name = _VAR_WORD.fullmatch(words[k].text)
+        values = command.alternatives.get(name.group(1) or name.group(2)) if name else None
+        if not values or not all(_runs_next(v) for v in values):
+            break
+        k += 1
+    return (words[k:], points[k:]) if k else (words, points)
+
+
+_VAR_WORD = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _runs_next(value: str) -> bool:
+    """A variable's value that, put before a command, still runs that command."""
+    words = value.split()
+    if not words:
+        return True
+    tokens = [Token(w, Span("", 1, 1, 1, 1)) for w in [*words, "vllm", "serve"]]
+    found, i, _env, wrapped, _pin = skip_wrappers(tokens)
+    return wrapped is None and i == len(found) - 2
+
+
+def _string_command(
+    script: Token,
+    script_points: Sequence[Point],
+    unknown: frozenset[int] | None,
+    rest: Sequence[Token],
+    path: str,
+    depth: int,
+    exported: Mapping[str, Token],
+    alternatives: Mapping[str, frozenset[str]] | None = None,
+) -> Iterator[Launch]:
+    """A command written as one string (`bash -c "…"`, `pm2 start "…"`, `sbatch --wrap "…"`),
+    read again with the place of each character kept; the characters that were not known
+    (an unknown `$1` in it) make the words holding them unknown."""
+    if not script.text:
+        return
+    if unknown is None:
+        unknown = frozenset(range(len(script.text))) if script.opaque else frozenset()
+    if len(unknown) == len(script.text):
+        return
+    variables: dict[str, VarValue] = {
+        name: (None if tok.opaque else Value(tok.text, element_points(tok)))
+        for name, tok in exported.items()
+    }
+    if rest:
+        variables["0"] = None if rest[0].opaque else rest[0].text
+        variables["@"] = ArrayValue(tuple(rest[1:]))
+    positions = MappedPositions(
+        path, tuple(script_points), script_points[0] if script_points else (1, 1)
+    )
+    inner = Lexer(
+        script.text,
+        positions,
+        variables,
+        {},
+        dict(exported),
+        unknown=unknown,
+        alternatives=alternatives,
+    )
+    yield from _scan(inner, depth + 1)
 
 
 def _value_of(assignment: Token) -> Token:
@@ -139,17 +227,6 @@ def _value_of(assignment: Token) -> Token:
     return Token(value, span, assignment.opaque)
 
 
-def _program(words: Sequence[Token], start: int, first: int) -> Sequence[Token]:
-    """The words naming the program: `vllm serve`, `python3 -u -m <module>`."""
-    k = first - 1
-    while k > start:
-        before = words[k - 1].text
-        if before in WRAPPERS or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", before, re.S):
-            break
-        k -= 1
-    return words[k:first] or words[first - 1 : first]
-
-
 def anchor_of(program: Sequence[Token]) -> Span:
     """The span of the words that start the server (`vllm serve`, `python -m …`)."""
     first, last = program[0].span, program[-1].span
@@ -158,142 +235,121 @@ def anchor_of(program: Sequence[Token]) -> Span:
     return first
 
 
-def _unwrap(words: Sequence[Token]) -> tuple[int, dict[str, Token]]:
-    """Skip env prefixes and launchers that `server_args` does not know (`uv run`, `timeout`)."""
-    env: dict[str, Token] = {}
-    i = 0
-    while i < len(words):
-        text = words[i].text
-        if "=" in text and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", text, re.S):
-            env[text.partition("=")[0]] = _value_of(words[i])
-            i += 1
-            continue
-        if text in ("uv", "uvx") or (text in _LAUNCHERS and i + 1 < len(words)):
-            i += 1
-            if text == "uv" and i < len(words) and words[i].text == "run":
-                i += 1
-            values = _UV_VALUE_OPTIONS if text in ("uv", "uvx") else _LAUNCHERS[text]
-            while i < len(words) and words[i].text.startswith("-"):
-                i += 2 if words[i].text in values else 1
-            if text == "timeout" and i < len(words):
-                i += 1  # the duration
-            if text == "uvx" and i + 1 < len(words) and words[i].text == "vllm":
-                return i, env  # `uvx vllm serve`: the package name is the program
-            continue
-        break
-    # server_args reads the env prefix again itself; hand it everything from the first prefix
-    first_prefix = 0
-    while first_prefix < i and "=" in words[first_prefix].text:
-        first_prefix += 1
-    return (0 if i == first_prefix else i), env
-
-
-def _shell_c(words: Sequence[Token], start: int) -> int | None:
-    """The index of `-c` in `[exec] sh [-opts] -c SCRIPT …`."""
-    i = start
-    while i < len(words) and (
-        words[i].text in ("exec", "nohup", "sudo", "env", "su")
-        or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[i].text, re.S)
-    ):
-        i += 1
-    if i >= len(words) or not SHELLS.fullmatch(words[i].text):
-        return None
-    k = i + 1
-    while k < len(words) and words[k].text.startswith("-"):
-        if SHELL_C.fullmatch(words[k].text):
-            if k + 1 < len(words) and words[k + 1].text == "--":
-                return k + 1  # `bash -c -- SCRIPT`
-            return k
-        k += 1
-    return None
-
-
-@dataclass(frozen=True)
-class _Docker:
-    argv: tuple[Token, ...]
-    env: dict[str, Token]
-    anchor: Span
-    image: Token | None
-
-    def with_env(self, exported: Mapping[str, Token], conditional: bool) -> Launch:
-        return Launch(self.argv, {**self.env}, self.anchor, self.image, conditional)
-
-
-def _docker_run(words: Sequence[Token], start: int) -> _Docker | None:
-    """`docker run [options] IMAGE [args]` that starts the vLLM server."""
-    i = start
-    while i < len(words) and words[i].text in ("sudo", "exec", "nohup"):
-        i += 1
-    if i + 1 >= len(words) or not _DOCKER.fullmatch(words[i].text):
-        return None
-    k = i + 1
-    if words[k].text == "container":
-        k += 1
-    if k >= len(words) or words[k].text != "run":
-        return None
-    k += 1
-    env: dict[str, Token] = {}
-    entrypoint: Token | None = None
-    while k < len(words) and (
-        (words[k].text.startswith("-") and not words[k].opaque)
-        or _OPTIONAL_FLAG.match(words[k].text)
-    ):
-        if _OPTIONAL_FLAG.match(words[k].text):  # `${X:+--env "X=$X"}`: maybe an option
-            k += 1
-            continue
-        opt, eq, inline = words[k].text.partition("=")
-        takes_value = not (
-            opt in _DOCKER_BOOL_LONG
-            or (not opt.startswith("--") and set(opt[1:]) <= _DOCKER_BOOL_SHORT)
-        )
-        value: Token | None = None
-        if takes_value and eq:
-            value = Token(inline, words[k].span, words[k].opaque)
-            k += 1
-        elif takes_value and k + 1 < len(words):
-            value = words[k + 1]
-            k += 2
-        else:
-            k += 1
-        if value is None:
-            continue
-        if opt in ("-e", "--env"):
-            name, has, val = value.text.partition("=")
-            env[name] = Token(val, value.span, value.opaque or not has)
-        elif opt == "--entrypoint":
-            entrypoint = value
-    if k >= len(words):
-        return None
-    image, args = words[k], list(words[k + 1 :])
-    run_words = words[i : k + 1]
-    if entrypoint is not None:
-        found = server_args([entrypoint, *args])
-        if found is None:
+def _container(
+    words: Sequence[Token],
+    points: Sequence[tuple[Point, ...]],
+    at: int,
+    wrapped: Wrapped,
+    path: str,
+    depth: int,
+    command: Command,
+) -> Launch | None:
+    """`docker run [options] IMAGE [args]`, `apptainer exec IMAGE cmd`, `kubectl run`: the
+    server started inside, or the arguments handed to an image whose entrypoint is it."""
+    image = wrapped.image
+    args = list(words[wrapped.start :])
+    env = dict(wrapped.env)
+    if wrapped.entrypoint is not None:
+        call = find_server([wrapped.entrypoint, *args])
+        if call is None:
             return None
-        return _Docker(tuple(args[found[0] - 1 :]), env, anchor_of(run_words), image)
-    found = server_args(args)
-    if found is not None:
-        return _Docker(tuple(args[found[0] :]), env, anchor_of(run_words), image)
-    if server_image(image):
-        return _Docker(tuple(args), env, anchor_of(run_words), image)
-    return None
+        return Launch(
+            call.argv,
+            env,
+            anchor_of(args[: call.first - 1] or [wrapped.entrypoint]),
+            image,
+            command.conditional,
+            call.entrypoint,
+            None,
+            wrapped.launcher.id,
+        )
+    inner = _tail(command, words, points, wrapped.start)
+    if args and depth < _MAX_NESTING:
+        for launch in launches_of(inner, path, depth + 1):
+            return Launch(
+                launch.argv,
+                {**env, **launch.env},
+                launch.anchor,
+                launch.image or image,
+                command.conditional,
+                launch.entrypoint,
+                launch.pin,
+                launch.via or wrapped.launcher.id,
+            )
+    if image is not None and image.opaque and args and depth < _MAX_NESTING:
+        # `docker run $EXTRA_ARGS $IMAGE bash -c "…"`: an unknown word may be options, the
+        # image a later unknown word; the command after it tells
+        for k in range(wrapped.start, len(words)):
+            maybe_image = words[k].opaque or ":" in words[k].text or "/" in words[k].text
+            if not maybe_image or k + 1 >= len(words) or words[k + 1].opaque:
+                continue
+            rest = _tail(command, words, points, k + 1)
+            for launch in launches_of(rest, path, depth + 1):
+                return replace(
+                    launch,
+                    env={**env, **launch.env},
+                    image=launch.image or words[k],
+                    via=launch.via or wrapped.launcher.id,
+                )
+    if image is not None and image.opaque:  # `$IMAGE` from `IMAGE=${IMAGE:-vllm/vllm-openai:v1}`
+        ref = _VAR_WORD.fullmatch(image.text)
+        shape = command.shapes.get(ref.group(1) or ref.group(2)) if ref else None
+        if shape is not None:
+            image = Token(shape, image.span, opaque=True)
+    if wrapped.run_command or image is None or not server_image(image):
+        return None
+    anchor = _written(words, image, command)
+    via = wrapped.launcher.id
+    return Launch(tuple(args), env, anchor, image, command.conditional, "image", None, via)
+
+
+def _tail(
+    command: Command, words: Sequence[Token], points: Sequence[tuple[Point, ...]], at: int
+) -> Command:
+    """The command that starts at `words[at]` (what a container runs), with what is known of
+    its words."""
+    same = len(words) == len(command.words)
+    return Command(
+        tuple(words[at:]),
+        tuple(points[at:]),
+        command.conditional,
+        {},
+        command.alternatives,
+        command.starts[at:] if same else (),
+        command.shapes,
+        command.unknown[at:] if same else (),
+    )
+
+
+def _written(words: Sequence[Token], word: Token, command: Command) -> Span:
+    """Where `word` is written in the command (`$IMAGE`), not where its value came from."""
+    index = next((k for k, w in enumerate(words) if w is word), None)
+    if index is None or index >= len(command.starts) or len(words) != len(command.words):
+        return anchor_of([word])
+    line, col = command.starts[index]
+    return Span(word.span.path, line, col, line, col + 1)
 
 
 def server_image(image: Token) -> bool:
-    """An image whose entrypoint is the vLLM server; `vllm/vllm-openai:${TAG}` counts, its
-    repository being literal even if the tag is not."""
-    text = image.text
-    if image.opaque:
-        text = re.sub(r"[:@].*", "", text) + ":x"
-        if "$" in text or "{" in text:
-            return False
-    return is_server_image(text) or bool(SERVER_IMAGE_VARIANTS.search(text))
+    """An image whose entrypoint takes the server's arguments; `vllm/vllm-openai:${TAG}` counts,
+    its repository being literal even if the tag is not, and so does `${IMAGE:-vllm/vllm-openai:…}`
+    (the image the file writes when nothing overrides it)."""
+    found = server_image_of(image_text(image))
+    return found is not None and found.args == "argv"
 
 
 def release_hint(image: Token | None) -> ReleaseChoice | None:
-    if image is None or image.opaque:
+    """The release an image's tag names; for `${IMAGE:-vllm/vllm-openai:v0.26.0}`, its default's."""
+    if image is None:
         return None
-    return from_image(image.text) if is_server_image(image.text) else None
+    text = image_text(image)
+    found = server_image_of(text)
+    if found is None or not found.release_from_tag or text.endswith(":x"):
+        return None
+    choice = from_image(text)
+    if choice is None or text == image.text:
+        return choice
+    return ReleaseChoice(choice.version, f"image tag {text}, the default of {image.text}")
 
 
 def invocation(
@@ -308,6 +364,8 @@ def invocation(
     image = launch.image or image
     if launch.image is not None:
         hint = release_hint(launch.image) or hint
+    if launch.pin is not None:
+        hint = pinned_hint(launch.pin) or hint
     return Invocation(
         path=path,
         argv=launch.argv,
@@ -318,7 +376,15 @@ def invocation(
         base_dir=base_dir,
         partial=any(t.opaque for t in launch.argv),
         anchor=launch.anchor,
+        entrypoint=launch.entrypoint,
     )
+
+
+def pinned_hint(pin: str) -> ReleaseChoice | None:
+    """`uvx vllm@0.9.1 serve`: the command runs exactly that release."""
+    from vllm_lint.release import release_of_pin
+
+    return release_of_pin(pin, "the command pins vllm@{}")
 
 
 def opaque_templates(inv: Invocation) -> Invocation:
@@ -332,7 +398,6 @@ def opaque_templates(inv: Invocation) -> Invocation:
         argv.append(tok)
     if not changed:
         return inv
-    from dataclasses import replace
 
     return replace(inv, argv=tuple(argv), partial=True)
 

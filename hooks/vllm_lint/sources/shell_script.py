@@ -2,7 +2,7 @@
 
 Variables the script assigns a literal are resolved (including arrays and `export`ed ones,
 which also become the server's environment); `docker run vllm/vllm-openai:vX …` gives the
-release from its tag.
+release from its tag, a `pip install vllm==X` in the script the release of its other launches.
 """
 
 from __future__ import annotations
@@ -11,15 +11,37 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from vllm_lint.files.textpos import FilePositions
-from vllm_lint.model import Invocation
-from vllm_lint.sources.document import Document
+from vllm_lint.model import Invocation, ReleaseChoice
+from vllm_lint.read.shell import Sourcer
+from vllm_lint.release import pip_pin
+from vllm_lint.sources.document import Document, read_inside
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
 
 def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
     base = str(Path(path).parent)
-    for launch in launches_in(text, FilePositions(path, text), ScriptContext()):
-        where = "docker run" if launch.image is not None else "script"
+    pinned = pip_pin(text, "")  # the script installs the release it then runs
+    if pinned is not None:
+        line = text.count("\n", 0, text.find("vllm=")) + 1 if "vllm=" in text else 1
+        pinned = ReleaseChoice(pinned.version, f"{pinned.reason} (line {line})")
+    context = ScriptContext(source=sourcer(path, doc.root))
+    for launch in launches_in(text, FilePositions(path, text), context):
+        where = launch.via or "script"
         line = launch.anchor.line
-        yield invocation(path, launch, f"{where} line {line}", base)
+        yield invocation(path, launch, f"{where} line {line}", base, hint=pinned)
+
+
+def sourcer(path: str, root: Path | None) -> Sourcer:
+    """Reads what a script `source`s: a literal path relative to the script's folder (or
+    absolute inside the repo); never outside the root."""
+    here = Path(path).parent
+
+    def read(name: str) -> tuple[str, str] | None:
+        if not name or "$" in name or "`" in name:
+            return None
+        target = Path(name) if name.startswith("/") else here / name
+        text = read_inside(target, root)
+        return None if text is None else (text, str(target))
+
+    return read

@@ -1,0 +1,38 @@
+"""Is the launch a start of vLLM's `serve` argument parser at all, for its release?
+
+The readers record what starts each launch (`Invocation.entrypoint`); the release's flag
+catalog lists the entry points it has (`schemas/flags/index.json`, `entrypoints`: the
+`python -m` modules with a `__main__`, and `--omni`, which from 0.30 hands the whole command
+line to vllm-omni's own CLI). A launch that cannot reach the parser gets its own problem
+(rules in `schemas/rules/launch/`) and no flag checks.
+"""
+
+from __future__ import annotations
+
+from vllm_lint import release as releases
+from vllm_lint.model import Invocation, Problem, ReleaseChoice, problem
+
+_ALWAYS = frozenset({"vllm serve", "image"})  # the CLI's `serve` and server images
+SHELL_FORM_CMD = "shell-form CMD"  # Invocation.entrypoint of a Dockerfile's `CMD cmd args`
+
+
+def launch_problems(invocation: Invocation, release: ReleaseChoice) -> tuple[list[Problem], bool]:
+    """The problems of how the launch starts, and whether its flags reach vLLM's parser."""
+    entry = invocation.entrypoint
+    anchor = invocation.anchor or (invocation.argv[0].span if invocation.argv else None)
+    if anchor is None:
+        return [], True
+    if entry == SHELL_FORM_CMD:
+        command = " ".join(t.text for t in invocation.argv[2:])[:80]
+        return [problem("VL502", anchor, release, command=command)], False
+    if entry == "vllm":
+        first = invocation.argv[0].text if invocation.argv else ""
+        return [problem("VL501", anchor, release, first=first)], False
+    available = releases.entrypoints_of(release.version)
+    if "--omni" in available and any(t.text == "--omni" and not t.opaque for t in invocation.argv):
+        return [], False  # vllm-omni's own CLI reads these flags
+    if entry in _ALWAYS or entry in available:
+        return [], True
+    last = releases.last_with_entrypoint(entry, release.version)
+    where = f" (last in {last})" if last else ""
+    return [problem("VL500", anchor, release, module=entry, last=where)], False
