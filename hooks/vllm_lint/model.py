@@ -72,6 +72,10 @@ class Invocation:
     base_dir: str = "."  # folder that relative `--config` paths are resolved from
     partial: bool = False  # some words were opaque (templated or unknown variables)
     anchor: Span | None = None  # where the launch is written (`vllm serve`, a values entry…)
+    # Started in-process through vLLM's Python API: the class as imported (`vllm.LLM`,
+    # `vllm.engine.arg_utils.AsyncEngineArgs`, `lmcache_vllm.vllm.LLM`); the argv then
+    # stands for its keyword arguments, judged as that class of the release takes them.
+    api: str | None = None
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,31 @@ def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
     return ReleaseChoice(normalize(written), f"pip install vllm=={written}{where}")
 
 
+# `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere
+_QUOTED_PIN = re.compile(rf"[\"'`]vllm(?:\[[^\]]*\])?\s*===?\s*v?({_VERSION})")
+_IMAGE_REF = re.compile(r"[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
+
+
+def pins_in(text: str, images: bool = True) -> list[tuple[int, ReleaseChoice]]:
+    """Every release a document or a program names, with its offset: `pip install vllm==X`,
+    a quoted `"vllm==X"` requirement, a vLLM server image tagged with a release (`images`)."""
+    found: list[tuple[int, ReleaseChoice]] = []
+    for match in _PIP_INSTALL.finditer(text):
+        written = match.group(1)
+        found.append(
+            (match.start(1), ReleaseChoice(normalize(written), f"pip install vllm=={written}"))
+        )
+    for match in _QUOTED_PIN.finditer(text):
+        if not any(at == match.start(1) for at, _ in found):
+            written = match.group(1)
+            found.append((match.start(1), ReleaseChoice(normalize(written), f"vllm=={written}")))
+    for match in _IMAGE_REF.finditer(text) if images else ():
+        choice = from_image(match.group(0))
+        if choice is not None and not match.group(0).endswith(":latest"):  # a release, named
+            found.append((match.start(), choice))
+    return sorted(found, key=lambda pin: pin[0])
+
+
 # -- repo pins ------------------------------------------------------------------------------------
 # Exact pins only: `vllm==X.Y.Z` in requirements*.txt / constraints*.txt, pyproject.toml (PEP 621
 # strings, Poetry's `vllm = "X.Y.Z"`), a wheel URL `vllm-X.Y.Z-…whl`, and in a Dockerfile

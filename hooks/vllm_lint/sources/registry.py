@@ -62,6 +62,16 @@ SOURCES: tuple[Source, ...] = (
     Source("vllm-config", Kind.YAML, "vllm_config", fallback=True),
     Source("shell", Kind.SHELL, "shell_script"),
     Source("dockerfile", Kind.DOCKERFILE, "dockerfile"),
+    Source("markdown", Kind.MARKDOWN, "markdown"),
+    Source("rst", Kind.RST, "rst"),
+    Source("notebook", Kind.NOTEBOOK, "notebook", ("cells",)),
+    Source("python-argv", Kind.PYTHON, "python_argv", ("serve", "api_server", "vllm-openai")),
+    Source(
+        "python-api",
+        Kind.PYTHON,
+        "python_api",
+        ("LLM", "EngineArgs", "engine_kwargs", "run_server"),
+    ),
 )
 
 
@@ -84,7 +94,19 @@ def extract(path: str, text: str, kind: Kind, catalog: Callable[[], Catalog]) ->
     if kind is Kind.SKIP:
         return Extracted()
     found, _fallback = _run(Document(path, text, catalog), kind)
-    return Extracted([_settle(i) for i in found])
+    problems = _python_problems(path, text) if kind is Kind.PYTHON else []
+    return Extracted([_settle(i) for i in found], problems)
+
+
+def _python_problems(path: str, text: str) -> list[Problem]:
+    """Python that does not parse is said so (its launches could not be looked for)."""
+    from vllm_lint.read import pysource
+
+    if pysource.parse(text) is not None:
+        return []
+    error = pysource.syntax_error(text)
+    line, what = error if error is not None else (1, "not parsed")
+    return [input_problem(path, "VL906", f"Python syntax error ({what}); not checked", line)]
 
 
 def _run(doc: Document, kind: Kind) -> tuple[list[Invocation], bool]:
