@@ -126,6 +126,8 @@ def rst_blocks(text: str) -> Iterator[Block]:
         body_start = k + 1
         while body_start < len(lines) and match is not None and _OPTION.match(lines[body_start][1]):
             body_start += 1  # directive options (`:caption:`), before the blank line
+        while body_start < len(lines) and not lines[body_start][1].strip():
+            body_start += 1  # the blank line before the body
         end = body_start
         while end < len(lines) and (not lines[end][1].strip() or _indent(lines[end][1]) > base):
             end += 1

@@ -22,7 +22,9 @@ _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r"
 
 
 class NotJson(Exception):
-    pass
+    def __init__(self, what: str, offset: int = 0) -> None:
+        super().__init__(what)
+        self.offset = offset
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ def parse(text: str) -> Any:
         value: Any
         if ch in "{[":
             if len(stack) >= _MAX_DEPTH:
-                raise NotJson("nested too deeply")
+                raise NotJson("nested too deeply", i)
             stack.append(_Object() if ch == "{" else [])
             i = _skip(text, i + 1)
             if i < n and text[i] == ("}" if ch == "{" else "]"):
@@ -67,35 +69,35 @@ def parse(text: str) -> Any:
             continue
         if ch in "}]":
             if not stack or (ch == "}") != isinstance(stack[-1], _Object):
-                raise NotJson(f"unexpected {ch!r} at {i}")
+                raise NotJson(f"unexpected {ch!r}", i)
             top = stack.pop()
             if isinstance(top, _Object) and top.key is not None:
-                raise NotJson(f"a key without a value at {i}")
+                raise NotJson("a key without a value", i)
             value = top.value if isinstance(top, _Object) else top
             i += 1
         elif ch == '"':
             try:
                 decoded, end = scanstring(text, i + 1)
             except ValueError as exc:
-                raise NotJson(str(exc)) from None
+                raise NotJson(str(exc), i) from None
             value = JsonString(decoded, i)
             i = end
         else:
             match = _SCALAR.match(text, i)
             if match is None:
-                raise NotJson(f"unexpected {ch!r} at {i}")
+                raise NotJson(f"unexpected {ch!r}", i)
             value = match.group(0)
             i = match.end()
         i = _skip(text, i)
         if not stack:
             if i != n:
-                raise NotJson(f"trailing data at {i}")
+                raise NotJson("trailing data", i)
             return value
         top = stack[-1]
         if isinstance(top, _Object):
             if top.key is None:
                 if not isinstance(value, JsonString) or i >= n or text[i] != ":":
-                    raise NotJson(f"expected a key at {i}")
+                    raise NotJson("expected a key", i)
                 top.key = value.value
                 i = _skip(text, i + 1)
                 continue
@@ -106,8 +108,8 @@ def parse(text: str) -> Any:
         if i < n and text[i] == ",":
             i = _skip(text, i + 1)
         elif i < n and text[i] not in "}]":
-            raise NotJson(f"expected ',' at {i}")
-    raise NotJson("truncated")
+            raise NotJson("expected ','", i)
+    raise NotJson("truncated", len(text))
 
 
 def _skip(text: str, i: int) -> int:

@@ -4,8 +4,10 @@ Each function (and the module, and each class for `self.x`) is a scope; its stat
 read in source order, compound statements included, and every assignment or mutation of a
 name is recorded: `x = …`, `x += […]`, `x.extend(…)`, `x.append(…)`, `x[k] = …`,
 `x.update(…)`. A name's value at a place is its last assignment before that place plus the
-mutations after it (branches are not told apart: a flag added under an `if` counts). A
-name assigned anything that is not a literal stays unknown, and so does a parameter.
+mutations after it; a flag added under an `if` counts, but what the two arms of one
+`if`/`else` (or `elif`) each do to a name is unknown (one of them, at run time), and the
+statements after an `if` whose body returns count as its `else`. A name assigned anything
+that is not a literal stays unknown, and so does a parameter.
 """
 
 from __future__ import annotations
@@ -68,9 +70,11 @@ class Scope:
         starts = [k for k, e in enumerate(before) if e.kind == "assign"]
         if not starts:
             return None
-        if _exclusive([before[k] for k in starts]) & {i for i, _ in before[starts[-1]].branch}:
-            return None  # assigned differently on two arms of an `if`
         latest = before[starts[-1] :]
+        if _exclusive([before[k] for k in starts]) & {i for i, _ in latest[0].branch}:
+            # assigned differently on two arms of an `if`: unknown, then what follows
+            first = latest[0]
+            latest = [Event("unknown", first.place, first.value), *latest[1:]]
         exclusive = _exclusive(latest[1:])
         out: list[Event] = latest[:1]
         for event in latest[1:]:
@@ -99,6 +103,11 @@ def _exclusive(events: list[Event]) -> set[int]:
         for if_id, arm in event.branch:
             arms.setdefault(if_id, set()).add(arm)
     return {if_id for if_id, seen in arms.items() if len(seen) > 1}
+
+
+def _unknown(where: ast.AST) -> ast.expr:
+    """The value of a name bound to something not written (a loop variable): `...`."""
+    return ast.copy_location(ast.Constant(value=...), where)
 
 
 def place(node: ast.AST) -> Place:
@@ -149,6 +158,11 @@ class Scopes:
     ) -> None:
         for stmt in body:
             self._statement(stmt, scope, branch)
+            if isinstance(stmt, ast.If) and _ends(stmt.body):
+                # `if c: …; return` - what follows runs only when the body did not
+                branch = (*branch, (id(stmt), 1))
+            elif isinstance(stmt, ast.If) and stmt.orelse and _ends(stmt.orelse):
+                branch = (*branch, (id(stmt), 0))
 
     def _mark(self, node: ast.AST, scope: Scope) -> None:
         """Record the scope of every node of an expression or simple statement."""
@@ -215,7 +229,7 @@ class Scopes:
                 for elt in target.elts:  # `a, b = …`: both unknown from here on
                     sub = _target(elt)
                     if sub is not None:
-                        add(sub, Event("assign", done(stmt), ast.Constant(value=...)))
+                        add(sub, Event("assign", done(stmt), _unknown(elt)))
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             name = _target(stmt.target)
             if name is not None:
@@ -234,7 +248,11 @@ class Scopes:
                     and func.attr in ("extend", "append", "update")
                     and (call.args or call.keywords)
                 ):
-                    value = call.args[0] if call.args else ast.Dict(keys=[], values=[])
+                    value = (
+                        call.args[0]
+                        if call.args
+                        else ast.copy_location(ast.Dict(keys=[], values=[]), call)
+                    )
                     add(name, Event(func.attr, done(stmt), value, keywords=tuple(call.keywords)))
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
             held: list[ast.expr] = (
@@ -246,7 +264,12 @@ class Scopes:
                 for part in ast.walk(node):
                     bound = _target(part)
                     if bound is not None:  # a loop or `with` variable: not a literal
-                        add(bound, Event("assign", done(node), ast.Constant(value=...)))
+                        add(bound, Event("assign", done(node), _unknown(part)))
+
+
+def _ends(body: list[ast.stmt]) -> bool:
+    """Whether a block leaves its function or loop at its end (`return`, `raise` …)."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
 def _bodies(stmt: ast.stmt) -> Iterator[list[ast.stmt]]:

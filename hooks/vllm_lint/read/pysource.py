@@ -83,8 +83,9 @@ class Source:
         return self.positions.offset(lineno - 1, col)
 
     def bounds(self, node: ast.AST) -> tuple[int, int]:
-        start = self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        end_line = getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined]
+        lineno = getattr(node, "lineno", None) or 1
+        start = self.offset(lineno, getattr(node, "col_offset", None) or 0)
+        end_line = getattr(node, "end_lineno", None) or lineno
         end_col = getattr(node, "end_col_offset", None)
         end = self.offset(end_line, end_col) if end_col is not None else start + 1
         return start, max(end, start + 1)

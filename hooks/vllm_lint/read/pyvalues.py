@@ -145,6 +145,11 @@ class Values:
             )
         if isinstance(node, ast.Name):
             return self.list_at(self.scopes.of(node), node.id, place(node), depth + 1)
+        if isinstance(node, ast.IfExp):  # `a if c else []`: one list or the other
+            body, orelse = self.words(node.body, depth + 1), self.words(node.orelse, depth + 1)
+            if body is None and orelse is None:
+                return None
+            return [self.unknown_word(node, "*")]
         if isinstance(node, ast.Call):
             name = dotted(node.func)
             if name in ("list", "tuple") and len(node.args) == 1:
@@ -163,7 +168,12 @@ class Values:
         history = scope.history(name, at)
         if not history:
             return None
-        first = self.words(history[0].value, depth + 1)
+        if history[0].kind == "unknown":
+            first: list[Word] | None = [
+                Word(Token(f"*{name} (if/else)", self.span(history[0].value), True), ())
+            ]
+        else:
+            first = self.words(history[0].value, depth + 1)
         if first is None:
             return None
         out = list(first)

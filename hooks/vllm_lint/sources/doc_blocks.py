@@ -163,9 +163,11 @@ def _session(block: Block, prompt: re.Pattern[str], continuation: str | None) ->
         if match is not None:
             texts.append(line[match.end() :])
             origins.append(origin + match.end())
-        elif going:
-            texts.append(line)
-            origins.append(origin)
+        elif going:  # a continuation line, maybe after the shell's `> ` prompt
+            cut = len(line) - len(line.lstrip(" \t"))
+            cut += 2 if line[cut : cut + 2] == "> " else 0
+            texts.append(line[cut:])
+            origins.append(origin + cut)
         else:  # output
             texts.append("")
             origins.append(origin)

@@ -221,7 +221,10 @@ class _Reader:
         history = scope.history(name, place(node)) if name is not None else None
         if not history:
             return [self.values.unknown_word(node, "**").token]
-        argv = self._mapping_argv(history[0].value, scope)
+        if history[0].kind == "unknown":  # a dict one arm of an `if` or the other assigns
+            argv = [Token(f"**{name} (if/else)", self.values.span(history[0].value), True)]
+        else:
+            argv = self._mapping_argv(history[0].value, scope)
         for event in history[1:]:
             if event.kind == "setitem" and event.key is not None:
                 key = self.values.literal(event.key)

@@ -26,11 +26,12 @@ from pathlib import Path
 from vllm_lint.files.textpos import MappedPositions
 from vllm_lint.model import Invocation
 from vllm_lint.read import placeholders, pysource
-from vllm_lint.read.pyscope import Scopes
+from vllm_lint.read.pyscope import Scopes, place
 from vllm_lint.read.pyvalues import Values, Word
 from vllm_lint.read.shell import Command
 from vllm_lint.sources.doc_blocks import with_document_release
 from vllm_lint.sources.document import Document
+from vllm_lint.sources.programs import server_args
 from vllm_lint.sources.shell_commands import (
     Launch,
     ScriptContext,
@@ -70,10 +71,19 @@ def _may_launch(words: list[Word]) -> bool:
 
 
 def _launches(words: list[Word], path: str) -> Iterator[Launch]:
+    """The launch a list holds: from its start, else from the first word that starts the
+    server (the list may begin with a prefix nobody can read: `[*prefix, "vllm", "serve"]`)."""
     if not words or not _may_launch(words):
         return
-    command = Command(tuple(w.token for w in words), tuple(w.points for w in words))
-    yield from launches_of(command, path)
+    for start in range(len(words)):
+        if start and server_args([w.token for w in words[start:]]) is None:
+            continue
+        rest = words[start:]
+        command = Command(tuple(w.token for w in rest), tuple(w.points for w in rest))
+        found = list(launches_of(command, path))
+        if found:
+            yield from found
+            return
 
 
 def _lists(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
@@ -88,7 +98,14 @@ def _lists(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
                 inside.add(id(sub))
             for launch in _launches(words, values.src.path):
                 yield launch, "Python argv list"
-    for scope in values.scopes.all():
+    for node in ast.walk(tree):  # a list where it is used: `Popen(cmd)`, `return cmd`
+        for name_node in _used(node):
+            scope = values.scopes.of(name_node)
+            name = pysource.dotted(name_node) or ""
+            words = values.list_at(scope, name, place(name_node))
+            for launch in _launches(words or [], values.src.path):
+                yield launch, f"Python argv list `{name}`"
+    for scope in values.scopes.all():  # and what each list ends up holding
         for name, events in scope.events.items():
             for k, event in enumerate(events):
                 if event.kind != "assign":
@@ -100,6 +117,23 @@ def _lists(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
                     yield launch, f"Python argv list `{name}`"
 
 
+def _used(node: ast.AST) -> Iterator[ast.expr]:
+    """Names (and `self.x`) passed to a call, returned or assigned: where a list is used."""
+    if isinstance(node, ast.Call):
+        values = [*node.args, *(k.value for k in node.keywords)]
+    elif isinstance(node, (ast.Return, ast.Assign)) and node.value is not None:
+        values = [node.value]
+    else:
+        return
+    for value in values:
+        if isinstance(value, ast.Starred):
+            value = value.value
+        if isinstance(value, ast.Name) or (
+            isinstance(value, ast.Attribute) and pysource.dotted(value) is not None
+        ):
+            yield value
+
+
 def _after(events: list, k: int) -> tuple[int, int]:
     """A place just before the next assignment of the name (or the end of its scope)."""
     for event in events[k + 1 :]:
@@ -109,8 +143,14 @@ def _after(events: list, k: int) -> tuple[int, int]:
 
 
 def _strings(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
-    """Maximal string expressions that hold a launch, read as shell line by line."""
-    parts: set[int] = set()
+    """Maximal string expressions that hold a launch, read as shell line by line. A word of
+    an argv list is not a command (`["pkill", "-f", "vllm serve"]`); `_lists` reads it."""
+    parts: set[int] = {
+        id(elt)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.List, ast.Tuple))
+        for elt in node.elts
+    }
     for node in ast.walk(tree):
         if id(node) in parts:
             continue

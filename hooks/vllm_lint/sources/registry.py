@@ -94,19 +94,30 @@ def extract(path: str, text: str, kind: Kind, catalog: Callable[[], Catalog]) ->
     if kind is Kind.SKIP:
         return Extracted()
     found, _fallback = _run(Document(path, text, catalog), kind)
-    problems = _python_problems(path, text) if kind is Kind.PYTHON else []
-    return Extracted([_settle(i) for i in found], problems)
+    return Extracted([_settle(i) for i in found], _not_parsed(path, text, kind))
 
 
-def _python_problems(path: str, text: str) -> list[Problem]:
-    """Python that does not parse is said so (its launches could not be looked for)."""
-    from vllm_lint.read import pysource
+def _not_parsed(path: str, text: str, kind: Kind) -> list[Problem]:
+    """Python or a notebook that does not parse is said so (its launches were not looked
+    for)."""
+    if kind is Kind.PYTHON:
+        from vllm_lint.read import pysource
 
-    if pysource.parse(text) is not None:
-        return []
-    error = pysource.syntax_error(text)
-    line, what = error if error is not None else (1, "not parsed")
-    return [input_problem(path, "VL906", f"Python syntax error ({what}); not checked", line)]
+        if pysource.parse(text) is not None:
+            return []
+        error = pysource.syntax_error(text)
+        line, what = error if error is not None else (1, "not parsed")
+        return [input_problem(path, "VL906", f"Python syntax error ({what}); not checked", line)]
+    if kind is Kind.NOTEBOOK:
+        from vllm_lint.read import notebook
+
+        try:
+            notebook.parse(text)
+        except notebook.NotJson as exc:
+            line = text.count("\n", 0, exc.offset) + 1
+            what = f"a notebook that is not JSON ({exc}); not checked"
+            return [input_problem(path, "VL906", what, line)]
+    return []
 
 
 def _run(doc: Document, kind: Kind) -> tuple[list[Invocation], bool]:
