@@ -302,3 +302,43 @@ def test_python_that_does_not_parse_is_said_so(tmp_path: Path) -> None:
     assert run.code == 0
     assert [(f["rule"], f["severity"]) for f in run.findings()] == [("VL906", "info")]
     assert code.is_file()
+
+
+def test_the_release_a_lock_file_pins(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "uv.lock",
+        """
+        [[package]]
+        name = "torch"
+        version = "2.8.0"
+
+        [[package]]
+        name = "vllm"
+        version = "0.11.2"
+        source = { registry = "https://pypi.org/simple" }
+        """,
+    )
+    code = write(tmp_path, "src/app/run.py", "import os\nos.system('vllm serve m')\n")
+    [inv] = launches(code, root=tmp_path)
+    run = run_cli("--show-invocations", "src/app/run.py", cwd=tmp_path)
+    assert inv.version_hint is None  # the repo's pin: found when the launch is checked
+    assert "release: 0.11.2 (vllm==0.11.2 pinned in uv.lock:5)" in run.out
+
+
+def test_the_python_api_of_every_catalogued_release_is_known() -> None:
+    """tools/extract_python_api.py ran for every release the flag catalogs hold."""
+    import json
+
+    from vllm_lint.argv.catalog import known_releases
+    from vllm_lint.effective.python_api import api_of
+    from vllm_lint.resources import schemas_dir
+
+    data = json.loads((schemas_dir() / "python-api.json").read_text(encoding="utf-8"))
+    assert list(known_releases()) == sorted(
+        data["releases"], key=lambda r: [int(x) for x in r.replace("post", "").split(".")]
+    )
+    assert set(data["per_release"]) == set(known_releases())
+    assert "enable_log_requests" in api_of("0.34.0").async_engine_args
+    assert "disable_log_requests" in api_of("0.9.2").async_engine_args
+    assert "tensor_parallel_size" in api_of("0.33.1").engine_args  # a patch not extracted

@@ -160,7 +160,8 @@ def pins_in(text: str, images: bool = True) -> list[tuple[int, ReleaseChoice]]:
 
 # -- repo pins ------------------------------------------------------------------------------------
 # Exact pins only: `vllm==X.Y.Z` in requirements*.txt / constraints*.txt, pyproject.toml (PEP 621
-# strings, Poetry's `vllm = "X.Y.Z"`), a wheel URL `vllm-X.Y.Z-…whl`, and in a Dockerfile
+# strings, Poetry's `vllm = "X.Y.Z"`), lock files (uv.lock, poetry.lock, pdm.lock,
+# Pipfile.lock), a wheel URL `vllm-X.Y.Z-…whl`, and in a Dockerfile
 # `FROM vllm/vllm-openai:vX.Y.Z` or `pip install vllm==X.Y.Z`. A range (`vllm>=0.10`) pins
 # nothing. Two different pins in one folder are ambiguous: that folder gives no answer and the
 # search stops there rather than guess.
@@ -181,12 +182,24 @@ _FROM = re.compile(
     rf"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?\S*vllm-openai(?:-cpu)?:{_PINNED}\S*", re.I | re.M
 )
 _DOCKERFILE = re.compile(r"(?i)(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file")
+# uv.lock, poetry.lock, pdm.lock: a `[[package]]` table named vllm with its exact version
+_TOML_LOCK = re.compile(
+    rf"^\[\[package\]\][ \t]*\r?\nname[ \t]*=[ \t]*[\"']vllm[\"'][ \t]*\r?\n"
+    rf"version[ \t]*=[ \t]*[\"']{_PINNED}[\"']",
+    re.M,
+)
+# Pipfile.lock: "vllm": {"hashes": [...], "version": "==0.8.5"}
+_PIPFILE_LOCK = re.compile(rf"\"vllm\"\s*:\s*\{{[^{{}}]*?\"version\"\s*:\s*\"==\s*{_PINNED}\"")
 
 
 def _patterns(name: str) -> tuple[re.Pattern[str], ...]:
     low = name.lower()
-    if low.startswith(("requirements", "constraints")) and low.endswith((".txt", ".in")):
+    if low.startswith(("requirements", "constraints")) and low.endswith((".txt", ".in", ".lock")):
         return (_REQUIREMENT,)
+    if low in ("uv.lock", "poetry.lock", "pdm.lock"):
+        return (_TOML_LOCK,)
+    if low == "pipfile.lock":
+        return (_PIPFILE_LOCK,)
     if low == "pyproject.toml":
         return (_PEP621, _POETRY)
     if _DOCKERFILE.fullmatch(name):

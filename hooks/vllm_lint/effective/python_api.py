@@ -59,10 +59,12 @@ def _data() -> dict[str, Any]:
 def api_of(release: str) -> PythonApi:
     data = _data()
     release = catalog_release(release)
-    if release not in data["per_release"]:  # 0.33.1: the catalogued release of its series
-        minor = full_key(release)[:2]
-        release = next(r for r in data["releases"] if full_key(r)[:2] == minor)
     order = data["releases"]
+    if release not in data["per_release"]:  # 0.33.1: the release extracted for its series
+        minor = full_key(release)[:2]
+        same = [r for r in order if full_key(r)[:2] == minor]
+        older = [r for r in order if full_key(r) <= full_key(release)]
+        release = (same or older or order)[-1]
     at = order.index(release)
 
     def held(ranges: Mapping[str, Sequence[str]]) -> frozenset[str]:
