@@ -89,7 +89,7 @@ def _read_text(path: str) -> str | None:
 
 def lint_file(path: str, options: Options) -> FileResult:
     kind = sniff.kind_of(path)
-    if kind is sniff.Kind.SKIP or not options.config.reads(kind):
+    if kind is sniff.Kind.SKIP or not options.config_for(path).reads(kind):
         return FileResult(path)
     if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
         return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
