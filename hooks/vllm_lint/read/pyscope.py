@@ -13,10 +13,12 @@ that is not a literal stays unknown, and so does a parameter.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 Place = tuple[int, int]  # (line, byte column) of a node, as `ast` reports it
+_NEAR = 64
 _END: Place = (1 << 30, 0)
 _MUTATORS = frozenset({"extend", "append", "update", "insert", "setdefault"})
 
@@ -38,10 +40,17 @@ class Scope:
     events: dict[str, list[Event]] = field(default_factory=dict)
     params: set[str] = field(default_factory=set)
     owner: Scope | None = None  # the class scope a method's `self.x` belongs to
+    # per name, kept as events are added (in source order): their places, and which assign
+    places: dict[str, list[Place]] = field(default_factory=dict)
+    assigns: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, name: str, event: Event) -> None:
         target = self.owner if name.startswith("self.") and self.owner is not None else self
-        target.events.setdefault(name, []).append(event)
+        events = target.events.setdefault(name, [])
+        if event.kind == "assign":
+            target.assigns.setdefault(name, []).append(len(events))
+        target.places.setdefault(name, []).append(event.place)
+        events.append(event)
 
     def lookup(self, name: str) -> tuple[Scope, list[Event]] | None:
         """The scope that binds `name` (Python's rule: assigned here means local)."""
@@ -66,12 +75,15 @@ class Scope:
         scope, events = found
         if scope is not self and not name.startswith("self."):
             at = _END  # a global or enclosing name: whatever it ends up holding
-        before = [e for e in events if e.place < at]
-        starts = [k for k, e in enumerate(before) if e.kind == "assign"]
+        # events are in source order: bisect, so a long function stays linear in its length
+        count = bisect_left(scope.places[name], at)
+        assigns = scope.assigns.get(name, [])
+        starts = assigns[: bisect_left(assigns, count)]
         if not starts:
             return None
-        latest = before[starts[-1] :]
-        if _exclusive([before[k] for k in starts]) & {i for i, _ in latest[0].branch}:
+        latest = events[starts[-1] : count]
+        # the assignments just before (an if/else is near): bounded work on long functions
+        if _exclusive([events[k] for k in starts[-_NEAR:]]) & {i for i, _ in latest[0].branch}:
             # assigned differently on two arms of an `if`: unknown, then what follows
             first = latest[0]
             latest = [Event("unknown", first.place, first.value), *latest[1:]]

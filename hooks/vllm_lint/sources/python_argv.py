@@ -107,10 +107,11 @@ def _lists(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
                 yield launch, f"Python argv list `{name}`"
     for scope in values.scopes.all():  # and what each list ends up holding
         for name, events in scope.events.items():
-            for k, event in enumerate(events):
-                if event.kind != "assign":
-                    continue
-                words = values.list_at(scope, name, _after(events, k))
+            assigns = scope.assigns.get(name, [])
+            for n in range(len(assigns)):
+                # what the list holds just before it is assigned anew (or at the scope's end)
+                until = events[assigns[n + 1]].place if n + 1 < len(assigns) else (1 << 30, 0)
+                words = values.list_at(scope, name, until)
                 if words is None:
                     continue
                 for launch in _launches(words, values.src.path):
@@ -132,14 +133,6 @@ def _used(node: ast.AST) -> Iterator[ast.expr]:
             isinstance(value, ast.Attribute) and pysource.dotted(value) is not None
         ):
             yield value
-
-
-def _after(events: list, k: int) -> tuple[int, int]:
-    """A place just before the next assignment of the name (or the end of its scope)."""
-    for event in events[k + 1 :]:
-        if event.kind == "assign":
-            return event.place
-    return (1 << 30, 0)
 
 
 def _strings(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
