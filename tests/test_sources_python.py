@@ -344,3 +344,32 @@ def test_the_python_api_of_every_catalogued_release_is_known() -> None:
     assert "enable_log_requests" in api_of("0.34.0").async_engine_args
     assert "disable_log_requests" in api_of("0.9.2").async_engine_args
     assert "tensor_parallel_size" in api_of("0.33.1").engine_args  # a patch not extracted
+
+
+def test_usage_in_docstrings_placeholders_and_json_over_lines(tmp_path: Path) -> None:
+    """From vLLM's own sources (0.34.0 vllm/benchmarks/serve.py:7, decode_bench_connector.py:13):
+    a placeholder with a space, and a JSON value whose quote spans lines."""
+    code = write(
+        tmp_path,
+        "bench.py",
+        '''
+        r"""Benchmark.
+
+        On the server side, run:
+            vllm serve <your_model> <engine arguments>
+
+        Example:
+                vllm serve <model> --kv-transfer-config '{
+                    "kv_connector": "DecodeBenchConnector",
+                    "kv_role": "kv_both"
+                }'
+        It's all.
+        """
+        ''',
+    )
+    result = lint(code)
+    assert [where(i) for i in result.invocations] == [(4, 5), (7, 9)]
+    assert [t.text for t in result.invocations[0].argv] == ["<your_model>", "<engine arguments>"]
+    assert result.findings == []
+    kv = result.invocations[1].argv[-1]
+    assert (kv.span.line, kv.span.end_line) == (7, 10) and '"kv_role": "kv_both"' in kv.text

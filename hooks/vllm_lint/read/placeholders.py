@@ -11,8 +11,8 @@ from dataclasses import replace
 from vllm_lint.model import Invocation, Token
 from vllm_lint.read.shell import TEMPLATE_MARK
 
-# `<model>`, `<n_of_tokens>`; not `<<EOF`, `2>&1` nor `< file`
-_ANGLE = re.compile(r"(?<![<\w])<[A-Za-z_][\w./:=-]*>")
+# `<model>`, `<n_of_tokens>`, `<engine arguments>`; not `<<EOF`, `2>&1` nor `< file`
+_ANGLE = re.compile(r"(?<![<\w])<[A-Za-z_][\w./:=-]*(?: [A-Za-z_][\w./:=-]*){0,4}>")
 PLACEHOLDER = re.compile(
     r"(?<![<\w])<[A-Za-z_][\w./:=-]*>"  # <model>
     r"|\[[A-Za-z_][\w.-]*\]"  # [MODEL-PATH], [options]
@@ -26,7 +26,7 @@ def mask_angles(text: str) -> str:
     length, so every position stays), which make the word holding them opaque."""
     if "<" not in text:
         return text
-    return _ANGLE.sub(lambda m: TEMPLATE_MARK + m.group(0)[1:-1] + TEMPLATE_MARK, text)
+    return _ANGLE.sub(lambda m: re.sub("[<> ]", TEMPLATE_MARK, m.group(0)), text)
 
 
 def settle(inv: Invocation, text: str) -> Invocation:

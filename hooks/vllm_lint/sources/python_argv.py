@@ -173,18 +173,26 @@ def _mentions(src: pysource.Source, node: ast.AST) -> bool:
 def _lines(values: Values, text: str, points: list[tuple[int, int]]) -> Iterator[Launch]:
     """Each line (with its `\\` continuations) as one shell command line; what a line
     assigns is seen by the lines after it. Line by line, because prose (a docstring)
-    around a command would otherwise be read as part of it (an apostrophe opens a quote)."""
+    around a command would otherwise be read as part of it (an apostrophe opens a quote);
+    a command whose quote spans lines (a JSON value written over several) goes on until the
+    quote closes."""
     context = ScriptContext()
     path = values.src.path
     start = 0
     while start < len(text):
         end = start
+        joined = 0
         while True:
             newline = text.find("\n", end)
             if newline < 0:
                 end = len(text)
                 break
             if newline > start and text[newline - 1] == "\\":
+                end = newline + 1
+                continue
+            line = text[start:newline]
+            if joined < _MAX_QUOTED_LINES and _LAUNCH.search(line) and _open_quote(line):
+                joined += 1
                 end = newline + 1
                 continue
             end = newline
@@ -198,6 +206,28 @@ def _lines(values: Values, text: str, points: list[tuple[int, int]]) -> Iterator
             )
             yield from launches_in(line[at - start :], positions, context)
         start = end + 1
+
+
+_MAX_QUOTED_LINES = 50
+_LAUNCH = re.compile(r"vllm\s+serve\b|python3?\s+-m\s+vllm\.|docker\s+run\b")
+
+
+def _open_quote(line: str) -> bool:
+    """Whether a shell line ends inside a single- or double-quoted string."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        i += 1
+    return bool(quote)
 
 
 # A command written in prose: after a colon or a list marker ("1. Start it: vllm serve m").

@@ -42,6 +42,9 @@ class Source:
         return not self.markers or any(marker in text for marker in self.markers)
 
 
+_PYTHON_ARGV = ('"serve"', "'serve'", "vllm serve", "api_server", "vllm-openai", "vllm.entrypoints")
+_PYTHON_API = ("LLM(", "EngineArgs", "from_engine_args", "engine_kwargs", "run_server")
+
 # In this order: a reader sees what the readers above it found (`Document.found`).
 SOURCES: tuple[Source, ...] = (
     Source("kubernetes", Kind.YAML, "kubernetes", ("containers", "initContainers")),
@@ -65,13 +68,9 @@ SOURCES: tuple[Source, ...] = (
     Source("markdown", Kind.MARKDOWN, "markdown"),
     Source("rst", Kind.RST, "rst"),
     Source("notebook", Kind.NOTEBOOK, "notebook", ("cells",)),
-    Source("python-argv", Kind.PYTHON, "python_argv", ("serve", "api_server", "vllm-openai")),
-    Source(
-        "python-api",
-        Kind.PYTHON,
-        "python_api",
-        ("LLM", "EngineArgs", "engine_kwargs", "run_server"),
-    ),
+    # Python that names vLLM mostly imports it: only a launch-like word makes it worth a parse
+    Source("python-argv", Kind.PYTHON, "python_argv", _PYTHON_ARGV),
+    Source("python-api", Kind.PYTHON, "python_api", _PYTHON_API),
 )
 
 
