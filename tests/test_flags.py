@@ -594,7 +594,7 @@ def test_every_flag_rule_has_examples_both_ways() -> None:
 def test_flag_rule_example(
     rule_id: str, verdict: str, example: dict[str, Any], release: str
 ) -> None:
-    if "python" in example:  # VL014: what only the Python API refuses
+    if "python" in example:  # VL023: what only the Python API refuses
         from vllm_lint.pipeline import check_python
 
         findings = check_python(example["python"], release)

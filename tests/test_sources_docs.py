@@ -333,7 +333,7 @@ def test_notebooks_point_at_the_line_of_the_ipynb(tmp_path: Path) -> None:
 
 def test_a_broken_notebook_is_said_so(tmp_path: Path) -> None:
     path = write(tmp_path, "x.ipynb", '{"cells": [{"source": ["vllm serve m"]\n')
-    assert rules_at(lint(path)) == [("VL906", 2, 1)]
+    assert rules_at(lint(path)) == [("VL907", 2, 1)]
 
 
 def test_files_by_kind_and_the_prefilter() -> None:

@@ -221,8 +221,8 @@ AsyncLLMEngine.from_engine_args(AsyncEngineArgs(model="m", disable_log_requests=
 """
     new = [(f.rule, f.span.line) for f in check_python(code, "0.34.0")]
     old = [(f.rule, f.span.line) for f in check_python(code, "0.9.2")]
-    assert new == [("VL014", 3), ("VL014", 6)]
-    assert old == [("VL014", 3)]  # 0.9.2's AsyncEngineArgs has disable_log_requests
+    assert new == [("VL023", 3), ("VL023", 6)]
+    assert old == [("VL023", 3)]  # 0.9.2's AsyncEngineArgs has disable_log_requests
 
 
 def test_what_llm_does_with_its_arguments() -> None:
@@ -232,7 +232,7 @@ def test_what_llm_does_with_its_arguments() -> None:
     serve = "from vllm import EngineArgs, LLMEngine\nLLMEngine.from_engine_args(EngineArgs(model='m', compilation_config={'no_such_key': 1}))"
     assert [f.rule for f in check_python(serve, "0.34.0")] == ["VL006"]
     dp = "from vllm import LLM\nLLM('m', data_parallel_size=2)"
-    assert [f.rule for f in check_python(dp, "0.34.0")] == ["VL355"]
+    assert [f.rule for f in check_python(dp, "0.34.0")] == ["VL360"]
     assert [
         f.rule for f in check_python(dp, "0.10.2")
     ] == []  # before 0.11.1 LLM took it (0.11.0 llm.py has no such check)
@@ -273,7 +273,7 @@ def test_ray_serve_llm_engine_kwargs(tmp_path: Path) -> None:
         ("--tensor-parallel-size", 5, 20),
         ("2", 5, 44),
     ]
-    assert rules_at(result) == [("VL014", 5, 47)]
+    assert rules_at(result) == [("VL023", 5, 47)]
 
 
 def test_the_release_a_program_installs(tmp_path: Path) -> None:
@@ -302,7 +302,7 @@ def test_python_that_does_not_parse_is_said_so(tmp_path: Path) -> None:
     code = write(tmp_path, "old.py", 'print "vllm serve m"\n')
     run = run_cli("--format", "json", "--fail-on", "error", "old.py", cwd=tmp_path)
     assert run.code == 0
-    assert [(f["rule"], f["severity"]) for f in run.findings()] == [("VL906", "info")]
+    assert [(f["rule"], f["severity"]) for f in run.findings()] == [("VL907", "info")]
     assert code.is_file()
 
 

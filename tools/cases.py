@@ -13,7 +13,7 @@ case output under the rule.
 Rule cases (tests/cases/rules/<area>/VLnnn-<slug>/) are written from the rule's own examples:
 `fail.sh` (its first failing example) and `pass.sh` (its first passing one), linted for the first
 release of the rule's range (`fail.py` / `pass.py` for a rule of the Python API). The input
-rules (VL9xx) and VL014 have no argv examples: their case folders hold real files, written by
+rules (VL9xx) and VL023 have no argv examples: their case folders hold real files, written by
 hand.
 """
 

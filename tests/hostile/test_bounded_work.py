@@ -97,4 +97,4 @@ def test_documentation_and_python_traps_finish(tmp_path: Path) -> None:
     assert data["files_checked"] == 6
     paths = {f["path"] for f in data["findings"]}
     assert "many.ipynb" in paths  # each cell's --swap-space
-    assert "deep.ipynb" in paths and "deep.py" in paths  # not parsed: said so (VL906)
+    assert "deep.ipynb" in paths and "deep.py" in paths  # not parsed: said so (VL907)

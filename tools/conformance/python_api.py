@@ -5,7 +5,7 @@ The oracle runs vLLM's serve command line, not its Python API; a keyword argumen
 same `EngineArgs` field as the flag of the same name, so the argv the linter reads for a call
 (`sources/python_api.py`, then `effective/python_api.prepare` for the release) is the question
 asked. A call is asked only when every keyword maps to a flag: a keyword the class refuses
-(VL014), a field no flag sets, or what only `LLM` does (VL355, its dict filtering) has no
+(VL023), a field no flag sets, or what only `LLM` does (VL360, its dict filtering) has no
 command line, and is left to the tests of the Python reader. The snippet is the case's
 origin (`python …`), so the replay can lint the Python itself (tests/test_conformance.py).
 """

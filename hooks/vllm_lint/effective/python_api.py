@@ -5,7 +5,7 @@ vllm/entrypoints/llm.py).
 
 - `EngineArgs(**kw)` accepts its dataclass fields only; `AsyncEngineArgs` adds request
   logging; `LLM(...)` its own parameters and, through `**kwargs`, the fields of
-  `EngineArgs`. Any other keyword is a `TypeError` (VL014), also for the server's own flags
+  `EngineArgs`. Any other keyword is a `TypeError` (VL023), also for the server's own flags
   (`port`, `api_key`): they are no engine arguments.
 - A field with no flag of the same name is not checked.
 - `LLM` drops the keys its config classes do not know from the dicts it is given for them
@@ -123,7 +123,7 @@ def prepare(
             name = name[3:]  # `x=False` written as the flag's `--no-x`
         if name not in accepted:
             if strict:
-                problems.append(problem("VL014", tok.span, release, api=api, name=name))
+                problems.append(problem("VL023", tok.span, release, api=api, name=name))
         elif cat.resolve(flag) is None and cat.resolve("--" + name.replace("_", "-")) is None:
             pass  # a field no flag sets: not checked
         else:

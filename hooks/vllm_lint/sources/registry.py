@@ -106,7 +106,7 @@ def _not_parsed(path: str, text: str, kind: Kind) -> list[Problem]:
             return []
         error = pysource.syntax_error(text)
         line, what = error if error is not None else (1, "not parsed")
-        return [input_problem(path, "VL906", f"Python syntax error ({what}); not checked", line)]
+        return [input_problem(path, "VL907", f"Python syntax error ({what}); not checked", line)]
     if kind is Kind.NOTEBOOK:
         from vllm_lint.read import notebook
 
@@ -115,7 +115,7 @@ def _not_parsed(path: str, text: str, kind: Kind) -> list[Problem]:
         except notebook.NotJson as exc:
             line = text.count("\n", 0, exc.offset) + 1
             what = f"a notebook that is not JSON ({exc}); not checked"
-            return [input_problem(path, "VL906", what, line)]
+            return [input_problem(path, "VL907", what, line)]
     return []
 
 
