@@ -170,3 +170,32 @@ def test_case_keys_depend_on_what_vllm_is_asked_only() -> None:
     b = Case.make("0.33.0", ["m", "--use-replayssm"], origin="two")
     c = Case.make("0.33.0", ["m", "--use-replayssm"], {"VLLM_USE_V2_MODEL_RUNNER": "0"})
     assert a.key == b.key != c.key
+
+
+def test_the_python_api_agrees_with_vllm_as_the_command_line_does() -> None:
+    """The Python API cases (tools/conformance/python_api.py, issue 20): the `LLM(...)` /
+    `EngineArgs(...)` call itself, read by the Python reader, gets the verdict its command
+    line gets (which the tests above hold to vLLM's): an error, a model-default warning, or
+    nothing."""
+    from tools.conformance.python_api import snippet
+
+    from vllm_lint.model import Severity
+    from vllm_lint.pipeline import check_python
+
+    judged = [j for js in _judged().values() for j in js if j.verdict.case.family == "python-api"]
+    assert {j.verdict.case.release for j in judged} >= {"0.28.0", "0.34.0"}
+    assert len(judged) >= 40
+    wrong = []
+    for j in judged:
+        case = j.verdict.case
+        call = case.origin.removeprefix("python ")
+        findings = check_python(snippet(call), case.release)
+        if any(f.severity is Severity.ERROR for f in findings):
+            status = "error"
+        elif any(agreement._hedges(f) for f in findings):
+            status = "hedge"
+        else:
+            status = "clean"
+        if status != j.linter:
+            wrong.append(f"{case.release} {call}: Python {status}, command line {j.linter}")
+    assert not wrong

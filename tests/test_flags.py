@@ -581,7 +581,7 @@ def _flag_rule_examples() -> list[Any]:
                 for release in example["releases"]:
                     cases.append(
                         pytest.param(
-                            rule.id, verdict, example["argv"], release,
+                            rule.id, verdict, example, release,
                             id=f"{rule.id}-{verdict}{n}-{release}",
                         )
                     )  # fmt: skip
@@ -594,7 +594,15 @@ def test_every_flag_rule_has_examples_both_ways() -> None:
             assert rule.examples.get("fail") and rule.examples.get("pass"), rule.id
 
 
-@pytest.mark.parametrize(("rule_id", "verdict", "argv", "release"), _flag_rule_examples())
-def test_flag_rule_example(rule_id: str, verdict: str, argv: str, release: str) -> None:
-    fired = [f.rule for f in check_command_line(argv, release) if f.rule == rule_id]
-    assert bool(fired) == (verdict == "fail"), (rule_id, verdict, argv, release)
+@pytest.mark.parametrize(("rule_id", "verdict", "example", "release"), _flag_rule_examples())
+def test_flag_rule_example(
+    rule_id: str, verdict: str, example: dict[str, Any], release: str
+) -> None:
+    if "python" in example:  # VL023: what only the Python API refuses
+        from vllm_lint.pipeline import check_python
+
+        findings = check_python(example["python"], release)
+    else:
+        findings = check_command_line(example["argv"], release)
+    fired = [f.rule for f in findings if f.rule == rule_id]
+    assert bool(fired) == (verdict == "fail"), (rule_id, verdict, example, release)

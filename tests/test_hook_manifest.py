@@ -38,13 +38,17 @@ SAMPLES = {
     "docker/Containerfile": "FROM vllm/vllm-openai:v0.17.1\n",
     "make/Makefile": "serve:\n\t" + LAUNCH,
     "make/rules.mk": "serve:\n\t" + LAUNCH,
+    "docs/README.md": "```bash\nvllm serve m\n```\n",
+    "docs/page.mdx": "```bash\nvllm serve m\n```\n",
+    "docs/guide.rst": ".. code-block:: bash\n\n   vllm serve m\n",
+    "docs/serve.ipynb": '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n',
+    "docs/launch.py": "import subprocess\nsubprocess.run(['vllm', 'serve', 'm'])\n",
     # never passed by the hook (the CLI and the action read the first three):
     "jobs/serve.sbatch": "#SBATCH -N 1\n" + LAUNCH,
     "jobs/justfile": "serve:\n    " + LAUNCH,
     "deploy/vllm.yaml.template": "args: [vllm, serve, m]\n",
-    "README.md": "vllm serve m\n",
-    "app.py": "import vllm\n",
     "requirements.txt": "vllm==0.10.1\n",
+    "notes.txt": "vllm serve m\n",
     "scripts/notes": "vllm serve m\n",  # no shebang, not executable
     "chart/templates/_helpers.tpl": '{{- define "x" }}vllm{{- end }}\n',
 }
@@ -52,7 +56,7 @@ EXECUTABLE = ("scripts/start", "scripts/start-zsh")
 SELECTED = {
     name
     for name in SAMPLES
-    if name.split("/")[0] in ("deploy", "config", "docker", "scripts", "make")
+    if name.split("/")[0] in ("deploy", "config", "docker", "scripts", "make", "docs")
 } - {"scripts/notes", "deploy/vllm.yaml.template"}
 
 
@@ -83,7 +87,7 @@ def _selected(root: Path) -> set[str]:
         )
 
 
-def test_pre_commit_passes_manifests_scripts_and_dockerfiles(tmp_path: Path) -> None:
+def test_pre_commit_passes_manifests_scripts_dockerfiles_docs_and_python(tmp_path: Path) -> None:
     assert _selected(_repo(tmp_path)) == SELECTED
 
 
@@ -100,11 +104,11 @@ def test_a_folder_walk_reads_what_the_hook_passes_and_templates_too(tmp_path: Pa
     assert walked >= SELECTED  # the CLI and the action see at least what the hook sees
     assert "chart/templates/_helpers.tpl" in walked  # no `identify` tag: CLI/action only
     assert {"jobs/serve.sbatch", "jobs/justfile", "deploy/vllm.yaml.template"} <= walked
-    assert not {"README.md", "app.py", "requirements.txt"} & walked
+    assert not {"requirements.txt", "notes.txt"} & walked
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
-def test_the_real_hook_reports_a_script_and_a_dockerfile(tmp_path: Path) -> None:
+def test_the_real_hook_reports_scripts_dockerfiles_docs_and_python(tmp_path: Path) -> None:
     root = tmp_path
     write(root, "serve.sh", "vllm serve m --swap-space 4\n")
     write(
@@ -112,7 +116,17 @@ def test_the_real_hook_reports_a_script_and_a_dockerfile(tmp_path: Path) -> None
         "Dockerfile",
         'FROM vllm/vllm-openai:v0.18.1\nCMD ["--model", "m", "--swap-space", "4"]\n',
     )
-    write(root, "README.md", "vllm serve m --swap-space 4\n")
+    # prose is not read, a code block is
+    write(
+        root,
+        "README.md",
+        "vllm serve m --swap-space 4\n\n```bash\nvllm serve m --swap-space 4\n```\n",
+    )
+    write(
+        root,
+        "launch.py",
+        "import subprocess\nsubprocess.run(['vllm', 'serve', 'm', '--swap-space', '4'])\n",
+    )
     for args in (["init", "-q"], ["add", "."]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
     proc = subprocess.run(
@@ -126,4 +140,5 @@ def test_the_real_hook_reports_a_script_and_a_dockerfile(tmp_path: Path) -> None
     assert proc.returncode == 1, output
     assert "serve.sh:1:14: VL002" in output
     assert "Dockerfile:2:23: VL002" in output
-    assert "README.md" not in output
+    assert "README.md:4:14: VL002" in output and "README.md:1:" not in output
+    assert "launch.py:2:40: VL002" in output

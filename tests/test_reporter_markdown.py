@@ -107,7 +107,7 @@ def test_format_markdown_and_summary_file_on_a_real_file(tmp_path: Path) -> None
     assert len(rows(run.out)) == len(wanted)
     first = wanted[0]
     assert f"| {first['path']}:{first['line']}:{first['col']} |" in run.out
-    summary = tmp_path / "summary.md"
+    summary = tmp_path.parent / f"{tmp_path.name}-summary.md"  # outside the linted folder
     summary.write_text("kept\n", encoding="utf-8")
     run_cli("--summary-file", str(summary), "--vllm-version", "0.31.0", ".", cwd=tmp_path)
     assert summary.read_text("utf-8") == "kept\n" + run.out

@@ -10,7 +10,7 @@ import pytest
 
 from vllm_lint import release as versions
 from vllm_lint.argv import catalog
-from vllm_lint.pipeline import check_command_line
+from vllm_lint.pipeline import check_command_line, check_python
 from vllm_lint.rules import registry as rules
 from vllm_lint.rules.registry import Rule
 
@@ -41,7 +41,10 @@ def _cases() -> Iterator[Any]:
 
 
 def _fires(rule_id: str, example: dict[str, Any], release: str) -> list[str]:
-    findings = check_command_line(example["argv"], release, example.get("env"))
+    if "python" in example:  # what only the Python API refuses (`LLM(...)`)
+        findings = check_python(example["python"], release)
+    else:
+        findings = check_command_line(example["argv"], release, example.get("env"))
     return [f.rule for f in findings if f.rule == rule_id]
 
 
@@ -50,9 +53,9 @@ def test_rule_example(rule: Rule, verdict: str, example: dict[str, Any], release
     assert rule.applies_to(release), f"example release {release} outside the rule's range"
     fired = _fires(rule.id, example, release)
     if verdict == "fail":
-        assert fired, f"{rule.id} did not fire at {release} for: {example['argv']}"
+        assert fired, f"{rule.id} did not fire at {release} for: {example}"
     else:
-        assert not fired, f"{rule.id} fired at {release} for: {example['argv']}"
+        assert not fired, f"{rule.id} fired at {release} for: {example}"
 
 
 def _outside_cases() -> Iterator[Any]:

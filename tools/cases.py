@@ -12,8 +12,9 @@ case output under the rule.
 
 Rule cases (tests/cases/rules/<area>/VLnnn-<slug>/) are written from the rule's own examples:
 `fail.sh` (its first failing example) and `pass.sh` (its first passing one), linted for the first
-release of the rule's range. The input rules (VL9xx) have no argv examples: their case folders
-hold real broken files, written by hand.
+release of the rule's range (`fail.py` / `pass.py` for a rule of the Python API). The input
+rules (VL9xx) and VL023 have no argv examples: their case folders hold real files, written by
+hand.
 """
 
 from __future__ import annotations
@@ -79,6 +80,12 @@ def _script(rule: Any, verdict: str, example: Mapping[str, Any] | str, release: 
     example = {"argv": example} if isinstance(example, str) else example
     env = " ".join(f"{k}={v}" for k, v in example.get("env", {}).items())
     what = "refuses" if verdict == "fail" else "accepts"
+    if "python" in example:  # what only the Python API refuses: a Python file
+        return (
+            f"# {rule.id} {rule.slug}: Python that vLLM {release} {what} (written by\n"
+            f"# `python -m tools.cases rules` from {Path(rule.origin).relative_to(REPO)})\n"
+            f"{example['python']}\n"
+        )
     return (
         "#!/bin/sh\n"
         f"# {rule.id} {rule.slug}: a launch vLLM {release} {what} (written by\n"
@@ -101,10 +108,15 @@ def rule_case_files() -> Iterator[tuple[Path, str]]:
         release = pinned[0] if pinned else _first_release(rule)
         folder = rule_case_folder(rule)
         yield folder / "args.txt", f"--vllm-version\n{release}\n--no-config\n.\n"
-        yield folder / "fail.sh", _script(rule, "fail", rule.examples["fail"][0], release)
+        fail = rule.examples["fail"][0]
+        yield folder / f"fail{_suffix(fail)}", _script(rule, "fail", fail, release)
         passes = rule.examples.get("pass", [])
         if passes:
-            yield folder / "pass.sh", _script(rule, "pass", passes[0], release)
+            yield folder / f"pass{_suffix(passes[0])}", _script(rule, "pass", passes[0], release)
+
+
+def _suffix(example: Mapping[str, Any] | str) -> str:
+    return ".py" if isinstance(example, Mapping) and "python" in example else ".sh"
 
 
 def rule_outputs() -> dict[str, str]:

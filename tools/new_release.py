@@ -184,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     run([py, "tools/extract_flags.py", *common], ns.dry_run)
     for tool in ("tools.mine_validation", "tools.mine_envs", "tools.mine_raises"):
         run([py, "-m", tool, "--releases", release, *common], ns.dry_run)
+    # the Python API of every catalogued release (from the sources extract_flags unpacked)
+    run([py, "tools/extract_python_api.py", "--src-dir", str(ns.src_dir)], ns.dry_run)
     print()
     if not ns.dry_run:
         print("\n".join(summary(release, replaced)))

@@ -21,6 +21,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vllm_lint.files.sniff import DOCS, Kind
 from vllm_lint.resources import schemas_dir
 from vllm_lint.rules.registry import BUILTIN, RuleSet
 
@@ -59,6 +60,8 @@ class Config:
     fail_on: str | None = None
     extra_rules: tuple[Path, ...] = ()
     max_file_size: int | None = None
+    lint_docs: bool = True  # Markdown, MDX, reStructuredText and notebooks
+    lint_python: bool = True
     base: Path = field(default_factory=Path.cwd)  # paths are relative to this folder
     rules: RuleSet = BUILTIN  # the built-in rules and this configuration's rule packs
 
@@ -75,6 +78,12 @@ class Config:
             spec.match_file(relative) and matches(ids, rule_id, slug)
             for spec, ids in self._per_path_specs
         )
+
+    def reads(self, kind: Kind) -> bool:
+        """Whether files of this kind are linted at all (`lint-docs`, `lint-python`)."""
+        if kind in DOCS:
+            return self.lint_docs
+        return self.lint_python or kind is not Kind.PYTHON
 
     def excludes(self, path: str) -> bool:
         """Whether a path (a file or a folder, written as the user gave it) is excluded."""
@@ -257,6 +266,8 @@ def load(path: Path, required: bool = True) -> Config:
         fail_on=data.get("fail-on"),
         extra_rules=packs,
         max_file_size=data.get("max-file-size"),
+        lint_docs=data.get("lint-docs", True),
+        lint_python=data.get("lint-python", True),
         base=base,
     )
     if config.vllm_version:

@@ -90,6 +90,11 @@ class Invocation:
     mounts: tuple[Mount, ...] = ()  # what the container sees of the repo (`--config` files)
     workdir: str | None = None  # the container's working directory, when known
 
+    # Started in-process through vLLM's Python API: the class as imported (`vllm.LLM`,
+    # `vllm.engine.arg_utils.AsyncEngineArgs`, `lmcache_vllm.vllm.LLM`); the argv then
+    # stands for its keyword arguments, judged as that class of the release takes them.
+    api: str | None = None
+
 
 @dataclass(frozen=True)
 class Edit:

@@ -101,7 +101,8 @@ def _read_text(path: str) -> str | None:
 
 
 def lint_file(path: str, options: Options) -> FileResult:
-    if sniff.kind_of(path) is sniff.Kind.SKIP:
+    kind = sniff.kind_of(path)
+    if kind is sniff.Kind.SKIP or not options.config_for(path).reads(kind):
         return FileResult(path)
     if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
         return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
@@ -111,7 +112,7 @@ def lint_file(path: str, options: Options) -> FileResult:
     except OSError as exc:
         return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
     if len(data) > limit:
-        if sniff.worth_parsing(data):
+        if sniff.worth_parsing(data, kind):
             return _input_problem(path, "VL902", f"larger than {limit} bytes; not checked")
         return FileResult(path)
     return lint_bytes(path, data, options)
@@ -144,7 +145,7 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         from vllm_lint.rules import suppress
 
         result.suppressions = suppress.scan(path, data.decode("utf-8", errors="replace"))
-    if not sniff.worth_parsing(data):
+    if not sniff.worth_parsing(data, sniff.kind_of(path)):
         return result
     if sniff.is_binary(data):
         return _input_problem(path, "VL902", "binary data (NUL bytes); not checked")
@@ -233,6 +234,21 @@ def check_command_line(
 
     forced = replace(options or Options(), vllm_version=release)
     return check(command_line_invocation(argv, env, path), forced)
+
+
+def check_python(code: str, release: str, options: Options | None = None) -> list[Finding]:
+    """Lint the vLLM launches of a Python snippet (rule examples of the Python API)."""
+    from dataclasses import replace
+
+    from vllm_lint.argv.catalog import catalog_for
+    from vllm_lint.release import catalog_release
+    from vllm_lint.sources.registry import extract
+
+    forced = replace(options or Options(), vllm_version=release)
+    found = extract(
+        "<python>", code, sniff.Kind.PYTHON, lambda: catalog_for(catalog_release(release))
+    )
+    return [f for inv in found.invocations for f in check(inv, forced)]
 
 
 def command_line_invocation(

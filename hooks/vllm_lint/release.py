@@ -191,6 +191,31 @@ def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
     return release_of_pin(match.group(1), f"pip install vllm=={{}}{where}")
 
 
+# `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere
+_QUOTED_PIN = re.compile(rf"[\"'`]vllm(?:\[[^\]]*\])?\s*===?\s*v?({_VERSION})")
+_IMAGE_REF = re.compile(r"[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
+
+
+def pins_in(text: str, images: bool = True) -> list[tuple[int, ReleaseChoice]]:
+    """Every release a document or a program names, with its offset: `pip install vllm==X`,
+    a quoted `"vllm==X"` requirement, a vLLM server image tagged with a release (`images`)."""
+    found: list[tuple[int, ReleaseChoice]] = []
+    for match in _PIP_INSTALL.finditer(text):
+        written = match.group(1)
+        found.append(
+            (match.start(1), ReleaseChoice(normalize(written), f"pip install vllm=={written}"))
+        )
+    for match in _QUOTED_PIN.finditer(text):
+        if not any(at == match.start(1) for at, _ in found):
+            written = match.group(1)
+            found.append((match.start(1), ReleaseChoice(normalize(written), f"vllm=={written}")))
+    for match in _IMAGE_REF.finditer(text) if images else ():
+        choice = from_image(match.group(0))
+        if choice is not None and not match.group(0).endswith(":latest"):  # a release, named
+            found.append((match.start(), choice))
+    return sorted(found, key=lambda pin: pin[0])
+
+
 # -- repo pins ------------------------------------------------------------------------------------
 # Exact pins only, read as the tools that install them read them (PEP 508 requirements and PEP 440
 # versions through `packaging`, TOML through tomllib): `vllm==X` / `vllm===X` lines of
@@ -220,6 +245,8 @@ def _pin_kind(name: str) -> str:
         return "pyproject"
     if low in _LOCKS or (low.startswith("pylock.") and low.endswith(".toml")):
         return "lock"
+    if low == "pipfile.lock":
+        return "pipfile"
     if _DOCKERFILE.fullmatch(name):
         return "dockerfile"
     return ""
@@ -328,6 +355,23 @@ def _lock_pins(text: str) -> list[tuple[str, int]]:
     return found
 
 
+def _pipfile_pins(text: str) -> list[tuple[str, int]]:
+    """Pipfile.lock (JSON): `"vllm": {"version": "==0.8.5", …}` in `default` or `develop`."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    found = []
+    for section in ("default", "develop"):
+        entry = data.get(section, {}).get("vllm") if isinstance(data, dict) else None
+        version = entry.get("version") if isinstance(entry, dict) else None
+        if isinstance(version, str) and version.startswith("=="):
+            found.append((version[2:].strip(), _line_of(text, '"vllm"')))
+    return found
+
+
 def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     """(version as written, line) of each exact vllm pin in one file."""
     if "vllm" not in text.lower():
@@ -339,6 +383,8 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
         return _pyproject_pins(text)
     if kind == "lock":
         return _lock_pins(text)
+    if kind == "pipfile":
+        return _pipfile_pins(text)
     found = []
     for pattern in (_FROM, _PIP_INSTALL):
         for match in pattern.finditer(text):

@@ -69,3 +69,32 @@ def test_thousands_of_files(tmp_path: Path) -> None:
     )
     child = lint(tmp_path, "--format", "json", ".")
     assert json.loads(child.out)["files_checked"] == 3001
+
+
+def test_documentation_and_python_traps_finish(tmp_path: Path) -> None:
+    """Issue 20's readers: deep JSON in a notebook, deep and long Python expressions, names
+    that refer to each other, lists grown from themselves, thousands of cells and fences with
+    unclosed quotes finish, with findings or notices, never a traceback."""
+    cells = [{"cell_type": "code", "source": ["!vllm serve m --swap-space 4\n"]}] * 2_000
+    (tmp_path / "many.ipynb").write_text(json.dumps({"cells": cells}))
+    (tmp_path / "deep.ipynb").write_text(
+        '{"cells": ' + "[" * 100_000 + "]" * 100_000 + ', "v": "vllm"}'
+    )
+    (tmp_path / "deep.py").write_text("# vllm\nx = " + "(" * 5_000 + "1" + ")" * 5_000 + "\n")
+    (tmp_path / "long.py").write_text(
+        "import subprocess  # vllm\ncmd = " + " + ".join(["['vllm', 'serve', 'm']"] * 20_000) + "\n"
+        "subprocess.run(cmd)\n"
+    )
+    (tmp_path / "names.py").write_text(
+        "import os  # vllm serve\n"
+        + "".join(f"a{i} = a{i + 1}\n" for i in range(5_000))
+        + "a5000 = a0\n"
+        "os.system(a0)\n" + "b = b + ['vllm', 'serve', 'm']\n" * 300
+    )
+    (tmp_path / "fences.md").write_text("```bash\nvllm serve m '\n```\n" * 2_000 + "``" * 50_000)
+    child = lint(tmp_path, "--format", "json", "--fail-on", "never", ".")
+    data = json.loads(child.out)
+    assert data["files_checked"] == 6
+    paths = {f["path"] for f in data["findings"]}
+    assert "many.ipynb" in paths  # each cell's --swap-space
+    assert "deep.ipynb" in paths and "deep.py" in paths  # not parsed: said so (VL907)

@@ -16,7 +16,8 @@ import os, sys
 _log = open(os.environ["AUDIT_LOG"], "w")
 def _hook(event, args):
     if event == "open" and isinstance(args[0], (str, bytes)):
-        _log.write("open\\t" + os.fsdecode(args[0]) + "\\n")
+        writes = (args[2] or 0) & (os.O_WRONLY | os.O_RDWR) or any(c in (args[1] or "") for c in "wax+")
+        _log.write(("write" if writes else "open") + "\\t" + os.fsdecode(args[0]) + "\\n")
     elif event in ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"):
         _log.write("exec\\t" + repr(args[:2]) + "\\n")
     elif event == "import" and args[1]:
@@ -46,6 +47,10 @@ spec:
       args: ["m", "--config", "../../../../etc/passwd", "--chat-template", "{canary}"]
 """)
     (root / "conftest.py").write_text(f"open({str(canary)!r}, 'w').write('conftest ran')\n")
+    # Python is read as text (issue 20): its launch is found, the code never runs
+    (root / "launch.py").write_text(
+        f"import os\nopen({str(canary)!r}, 'w')\nos.system('vllm serve m --swap-space 4')\n"
+    )
     (root / "evil.pth").write_text(f"import os; os.system('touch {canary}')\n")
     (root / "setup.py").write_text(f"open({str(canary)!r}, 'w')\n")
     (root / "vllm_lint.py").write_text(f"open({str(canary)!r}, 'w')\n")  # shadowing attempt
@@ -72,18 +77,19 @@ def test_nothing_runs_and_nothing_outside_is_read(tmp_path: Path) -> None:
     events = [line.split("\t", 1) for line in log.read_text().splitlines()]
     allowed = (sys.prefix, sys.base_prefix, str(Path(__file__).resolve().parents[2]), "/dev/null")
     for kind, what in events:
-        if kind == "open":
+        if kind in ("open", "write"):
             where = Path(what) if os.path.isabs(what) else root / what
             resolved = where.resolve()
             inside = resolved.is_relative_to(root.resolve())
             assert inside or str(resolved).startswith(allowed) or what.startswith(allowed), what
-            assert not (inside and resolved.suffix == ".py"), what
+            assert not (inside and kind == "write"), what  # the repo is only read
         elif kind == "exec":
             assert "'git'" in what, what  # only git, to list the files
         elif kind == "import":
             assert not Path(what).resolve().is_relative_to(root.resolve()), what
     data = json.loads(child.out)
     assert any(f["rule"] == "VL921" for f in data["findings"])  # the link was reported
+    assert any(f["path"] == "launch.py" and f["rule"] == "VL002" for f in data["findings"])
 
 
 def test_hostile_names_and_values_cannot_forge_output(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
     PYTHONPATH=hooks python -m tools.conformance regenerate   # the one command
     PYTHONPATH=hooks python -m tools.conformance record --release 0.33.0 [--count N] [--seed S]
+        [--family python-api]
     PYTHONPATH=hooks python -m tools.conformance report [--write]
     PYTHONPATH=hooks python -m tools.conformance cases --release 0.33.0   # oracle input
 
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import agreement, generate, oracle, report, sources, verdicts
+from . import agreement, generate, oracle, python_api, report, sources, verdicts
 from .cases import RELEASES, Case, unique
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "conformance.md"
@@ -33,6 +34,7 @@ def all_cases(release: str, count: int, seed: int) -> list[Case]:
             [
                 *sources.rule_examples((release,)),
                 *sources.fixtures((release,)),
+                *python_api.cases((release,)),
                 *generate.generate(release, count, seed),
             ]
         )
@@ -55,6 +57,8 @@ def cmd_record(args: argparse.Namespace) -> int:
             old = [v for v in old if v.case.key in wanted and not oracle.artifact_verdict(v)]
         known = {v.case.key for v in old}
         todo = [c for c in cases if args.refresh or c.key not in known]
+        if args.family:  # ask about one family only (the Python API: `--family python-api`)
+            todo = [c for c in todo if c.family == args.family]
         print(f"{release}: {len(cases)} cases, {len(todo)} to ask vLLM", file=sys.stderr)
         new: list[verdicts.Verdict] = []
         for n, verdict in enumerate(oracle.ask(todo, release, chunk=args.chunk), 1):
@@ -109,6 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--seed", type=int, default=DEFAULT_SEED)
         p.add_argument("--chunk", type=int, default=200, help="cases per oracle run")
         p.add_argument("--refresh", action="store_true", help="ask again about recorded cases")
+        p.add_argument("--family", help="ask only about cases of this family (e.g. python-api)")
         p.add_argument(
             "--prune", action="store_true", help="drop recorded verdicts of cases no longer made"
         )

@@ -398,6 +398,7 @@ def _mutation(d: _Draw) -> tuple[Words, dict[str, str]]:
         for r in rules.builtin_rules()
         for verdict in ("fail", "pass")
         for e in r.examples.get(verdict, [])
+        if not isinstance(e, dict) or "argv" in e  # Python examples have no command line
     ]
     rule, example = d.rng.choice(examples)
     words = shlex.split(example["argv"])

@@ -43,6 +43,8 @@ def rule_examples(releases: tuple[str, ...] = RELEASES) -> Iterator[Case]:
         for verdict in ("fail", "pass"):
             for n, example in enumerate(rule.examples.get(verdict, [])):
                 example = {"argv": example} if isinstance(example, str) else example
+                if "argv" not in example:
+                    continue  # Python (`LLM(...)`): no command line to ask `vllm serve`
                 argv = shlex.split(example["argv"])
                 origin = f"example {rule.id}@{rule.since or ''} {verdict}{n}"
                 if not usable(argv):

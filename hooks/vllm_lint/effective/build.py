@@ -3,7 +3,7 @@ argv grammar of its release, its environment, the release's defaults, derived va
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,7 +36,13 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
         problems += config_problems
         problems += parser.parse(config_argv, into=settings).problems
     if reaches_parser:
-        problems += parser.parse(invocation.argv, into=settings).problems
+        argv: Sequence[Token] = invocation.argv
+        if invocation.api is not None:  # keyword arguments, as that class of the release takes
+            from vllm_lint.effective import python_api
+
+            argv, refused = python_api.prepare(invocation.api, argv, release, parser.cat)
+            problems += refused
+        problems += parser.parse(argv, into=settings).problems
     if invocation.image is not None and not invocation.image.opaque:
         settings.set("image", invocation.image.text, invocation.image.span)
     for name, token in invocation.env.items():
@@ -44,8 +50,27 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
         if token.opaque:
             settings.opaque.add(f"env.{name}")
     _fill_defaults(settings, parser.cat)
+    if invocation.api is not None:
+        _python_api_defaults(settings, invocation)
     derive(settings)
+    if invocation.api is not None:  # rules on what only the Python API refuses read it
+        settings.document["derived"]["python_api"] = invocation.api.rpartition(".")[2]
+        if invocation.anchor is not None:
+            settings.spans["derived.python_api"] = invocation.anchor
     return settings, problems
+
+
+def _python_api_defaults(settings: Settings, invocation: Invocation) -> None:
+    """`LLM(...)` sets some engine arguments itself unless given (llm.py: disable_log_stats)."""
+    from vllm_lint.effective.python_api import api_of, class_of
+
+    if invocation.api is None or class_of(invocation.api) != "LLM":
+        return
+
+    for path, value in api_of(settings.release.version).llm_sets.items():
+        if path in settings.defaulted or not settings.has(path):
+            settings.document[path] = value
+            settings.defaulted.add(path)
 
 
 def _fill_defaults(settings: Settings, cat: Catalog) -> None:

@@ -20,6 +20,8 @@ JUST_NAMES = frozenset({"justfile", ".justfile"})
 TEMPLATE_SUFFIXES = frozenset(
     {".tpl", ".tftpl", ".tmpl", ".gotmpl", ".j2", ".jinja", ".jinja2", ".template", ".envsubst"}
 )
+# Documentation (whose code blocks are read) and Python (read with `ast`, never run).
+MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
 # Dockerfile, Dockerfile.cuda, cuda.Dockerfile, Containerfile (as `identify` names them)
 _DOCKERFILE = re.compile(r"(?i)(?:(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file)")
 _SHEBANG_SHELL = re.compile(rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|z|k)?sh\b")
@@ -43,8 +45,24 @@ class Kind(Enum):
     DOCKERFILE = "dockerfile"
     MAKE = "make"  # Makefile, *.mk: recipe lines are shell commands
     JUST = "just"  # justfile: recipe bodies are shell commands
+    MARKDOWN = "markdown"  # .md, .mdx: fenced code blocks
+    RST = "rst"  # reStructuredText: `.. code-block::` directives
+    NOTEBOOK = "notebook"  # Jupyter: code and Markdown cells
+    PYTHON = "python"
     UNDECIDED = "undecided"  # no suffix: a script if its first line is a shell shebang
     SKIP = "skip"
+
+
+_BY_SUFFIX = {
+    **dict.fromkeys(MARKDOWN_SUFFIXES, Kind.MARKDOWN),
+    ".rst": Kind.RST,
+    ".ipynb": Kind.NOTEBOOK,
+    ".py": Kind.PYTHON,
+}
+# Kinds whose files are prose or a program first: only a file that names vLLM is parsed (the
+# `--config` key test of YAML would match Markdown definition lists and Python annotations).
+NAMES_VLLM_ONLY = frozenset({Kind.MARKDOWN, Kind.RST, Kind.NOTEBOOK, Kind.PYTHON})
+DOCS = frozenset({Kind.MARKDOWN, Kind.RST, Kind.NOTEBOOK})
 
 
 def kind_of(path: str) -> Kind:
@@ -70,6 +88,8 @@ def kind_of(path: str) -> Kind:
         if f".{inner}" in SHELL_SUFFIXES or f".{inner}" in JOB_SUFFIXES:
             return Kind.SHELL  # `serve.sh.j2`: a script whose `{{ }}` are opaque words
         return Kind.TEMPLATE
+    if suffix in _BY_SUFFIX:
+        return _BY_SUFFIX[suffix]
     if not suffix and not name.startswith("."):
         return Kind.UNDECIDED
     return Kind.SKIP
@@ -89,12 +109,14 @@ def is_shell_script(data: bytes) -> bool:
     return bool(_SHEBANG_SHELL.match(first) or _JOB_HEADER.match(data, 0, 4096))
 
 
-def worth_parsing(data: bytes) -> bool:
-    """Does the file mention vLLM, or look like a vLLM config file?"""
+def worth_parsing(data: bytes, kind: Kind | None = None) -> bool:
+    """Does the file mention vLLM, or (YAML) look like a vLLM config file?"""
     if b"vllm" in data or b"VLLM" in data or b"vLLM" in data:
         return True
     if b"engine_kwargs" in data:  # Ray Serve LLM configs need not name vLLM
         return True
+    if kind in NAMES_VLLM_ONLY:
+        return False
     needed = 1 if _FIRST_KEY.match(data, 0, 65536) else 2  # two keys, in the first 64 KiB
     for _ in _NEXT_KEY.finditer(data, 0, 65536):
         needed -= 1

@@ -138,9 +138,25 @@ def _example_text(example: object) -> str:
         example = {"argv": example}
     assert isinstance(example, Mapping)
     env = " ".join(f"{k}={v}" for k, v in example.get("env", {}).items())
-    line = f"{env} vllm serve {example['argv']}".strip()
     pinned = example.get("releases")
+    if "python" in example:
+        code = str(example["python"])
+        return f"{code}  # vLLM {', '.join(pinned)}" if pinned else code
+    line = f"{env} vllm serve {example['argv']}".strip()
     return f"{line}    # vLLM {', '.join(pinned)}" if pinned else line
+
+
+def _examples(title: str, examples: Sequence[object]) -> list[str]:
+    """A rule's examples: command lines, then Python (what only the Python API refuses), each
+    a program of its own."""
+    lines: list[str] = []
+    python = [e for e in examples if isinstance(e, Mapping) and "python" in e]
+    shell = [e for e in examples if e not in python]
+    if shell:
+        lines += ["```sh", *(_example_text(e) for e in shell), "```", ""]
+    for example in python:
+        lines += ["```python", _example_text(example), "```", ""]
+    return [f"**{title}:**", "", *lines] if lines else []
 
 
 def _errors(rule: Rule) -> list[str]:
@@ -176,10 +192,7 @@ def _part(rule: Rule) -> list[str]:
     if rule.assumes:
         lines += [f"**Assumes:** {rule.assumes}", ""]
     fails, passes = rule.examples.get("fail", []), rule.examples.get("pass", [])
-    if fails:
-        lines += ["**Fails:**", "", "```sh", *(_example_text(e) for e in fails), "```", ""]
-    if passes:
-        lines += ["**Passes:**", "", "```sh", *(_example_text(e) for e in passes), "```", ""]
+    lines += _examples("Fails", fails) + _examples("Passes", passes)
     if rule.fix:
         lines += [f"**Fix:** {rule.fix}", ""]
     if rule.source:

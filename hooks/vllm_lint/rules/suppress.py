@@ -1,7 +1,11 @@
-"""Inline suppressions: `# vllm-lint: ignore[ID-or-slug, …] reason` in YAML and shell comments.
+"""Inline suppressions: `# vllm-lint: ignore[ID-or-slug, …] reason` in YAML, shell and
+Python comments; in documentation `<!-- vllm-lint: ignore[…] reason -->` (MDX
+`{/* … */}`, rst `.. vllm-lint: ignore[…] reason`).
 
 A comment silences the listed rules on its own line and on the line below it (so it may stand
-above the offending line). A bare `# vllm-lint: ignore reason` silences every rule there.
+above the offending line); a documentation comment right above a code block silences the whole
+block (a page that shows a failing command on purpose). A bare `# vllm-lint: ignore reason`
+silences every rule there.
 A suppression without a reason is itself a warning (VL950); one that silenced nothing is
 reported at info level (VL951), as ruff's RUF100 does.
 """
@@ -15,8 +19,11 @@ from dataclasses import dataclass
 from vllm_lint.model import Finding, Problem, Span, problem
 
 _COMMENT = re.compile(
-    r"#\s*vllm-lint:\s*ignore(?:\[(?P<ids>[^\]]*)\])?(?P<reason>[^\n]*)", re.IGNORECASE
+    r"(?P<open>#|<!--|\{/\*|\.\.)\s*vllm-lint:\s*ignore(?:\[(?P<ids>[^\]]*)\])?(?P<reason>[^\n]*)",
+    re.IGNORECASE,
 )
+_CLOSE = re.compile(r"\s*(?:-->|\*/\}?).*$")
+_NOTEBOOK_LINE = re.compile(r'\s*"(.*)",?\s*$')
 
 
 @dataclass
@@ -25,28 +32,60 @@ class Suppression:
     rules: tuple[str, ...]  # empty: every rule
     reason: str
     used: bool = False
+    last_line: int = 0  # the last line silenced (0: the line below the comment)
 
     def covers(self, finding: Finding) -> bool:
         if finding.span.path != self.span.path:
             return False
-        if finding.span.line not in (self.span.line, self.span.line + 1):
+        if not self.span.line <= finding.span.line <= (self.last_line or self.span.line + 1):
             return False
         return not self.rules or finding.rule in self.rules or finding.slug in self.rules
 
 
 def scan(path: str, text: str) -> list[Suppression]:
     found = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         if "vllm-lint" not in line:
             continue
         match = _COMMENT.search(line)
         if match is None:
             continue
         ids = tuple(i.strip() for i in (match.group("ids") or "").split(",") if i.strip())
-        reason = match.group("reason").strip(" \t-:—")
+        reason = match.group("reason")
+        if path.endswith(".ipynb"):  # the comment is inside a JSON string: up to its `\n"`
+            reason = reason.replace("\\n", "\n").split("\n")[0].rstrip('",')
+        last = 0
+        if match.group("open") != "#":  # a documentation comment
+            reason = _CLOSE.sub("", reason)
+            last = _block_after(path, lines, number)
+        reason = reason.strip(" \t-:—")
         col = match.start() + 1
-        found.append(Suppression(Span(path, number, col, number, len(line) + 1), ids, reason))
+        span = Span(path, number, col, number, len(line) + 1)
+        found.append(Suppression(span, ids, reason, last_line=last))
     return found
+
+
+def _block_after(path: str, lines: list[str], number: int) -> int:
+    """The last line of the code block that starts on the next line that is not blank (0:
+    none does). In a notebook, each line is read as the JSON string it holds."""
+    from vllm_lint.read.fences import markdown_blocks, rst_blocks
+
+    notebook = path.endswith(".ipynb")
+
+    def shown(line: str) -> str:
+        match = _NOTEBOOK_LINE.match(line) if notebook else None
+        return match.group(1).replace("\\n", "").replace('\\"', '"') if match else line
+
+    start = number  # 0-based index of the line after the comment
+    while start < len(lines) and not shown(lines[start]).strip():
+        start += 1
+    rest = "\n".join(shown(line) for line in lines[start : start + 2000])
+    blocks = rst_blocks(rest) if path.endswith(".rst") else markdown_blocks(rest)
+    block = next(blocks, None)
+    if block is None or block.line != 0:
+        return 0
+    return start + block.end_line + 1
 
 
 def apply(

@@ -43,6 +43,9 @@ class Source:
         return not self.markers or any(marker in text for marker in self.markers)
 
 
+_PYTHON_ARGV = ('"serve"', "'serve'", "vllm serve", "api_server", "vllm-openai", "vllm.entrypoints")
+_PYTHON_API = ("LLM(", "EngineArgs", "from_engine_args", "engine_kwargs", "run_server")
+
 # In this order: a reader sees what the readers above it found (`Document.found`).
 SOURCES: tuple[Source, ...] = (
     Source("kubernetes", Kind.YAML, "kubernetes", ("containers", "initContainers")),
@@ -67,6 +70,12 @@ SOURCES: tuple[Source, ...] = (
     Source("dockerfile", Kind.DOCKERFILE, "dockerfile"),
     Source("make", Kind.MAKE, "make_recipes"),
     Source("just", Kind.JUST, "justfile"),
+    Source("markdown", Kind.MARKDOWN, "markdown"),
+    Source("rst", Kind.RST, "rst"),
+    Source("notebook", Kind.NOTEBOOK, "notebook", ("cells",)),
+    # Python that names vLLM mostly imports it: only a launch-like word makes it worth a parse
+    Source("python-argv", Kind.PYTHON, "python_argv", _PYTHON_ARGV),
+    Source("python-api", Kind.PYTHON, "python_api", _PYTHON_API),
 )
 
 
@@ -96,7 +105,30 @@ def extract(
     if kind is Kind.SKIP:
         return Extracted()
     found, _fallback = _run(Document(path, text, catalog, root=root), kind)
-    return Extracted([_settle(i) for i in found])
+    return Extracted([_settle(i) for i in found], _not_parsed(path, text, kind))
+
+
+def _not_parsed(path: str, text: str, kind: Kind) -> list[Problem]:
+    """Python or a notebook that does not parse is said so (its launches were not looked
+    for)."""
+    if kind is Kind.PYTHON:
+        from vllm_lint.read import pysource
+
+        if pysource.parse(text) is not None:
+            return []
+        error = pysource.syntax_error(text)
+        line, what = error if error is not None else (1, "not parsed")
+        return [input_problem(path, "VL907", f"Python syntax error ({what}); not checked", line)]
+    if kind is Kind.NOTEBOOK:
+        from vllm_lint.read import notebook
+
+        try:
+            notebook.parse(text)
+        except notebook.NotJson as exc:
+            line = text.count("\n", 0, exc.offset) + 1
+            what = f"a notebook that is not JSON ({exc}); not checked"
+            return [input_problem(path, "VL907", what, line)]
+    return []
 
 
 def _run(doc: Document, kind: Kind) -> tuple[list[Invocation], bool]:

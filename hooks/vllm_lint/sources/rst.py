@@ -1,0 +1,20 @@
+"""reStructuredText documentation: the launches in `.. code-block::` / `.. code::` /
+`.. sourcecode::` / `.. prompt::` directives and `::` literal blocks, read by language as
+Markdown fences are (`sources/doc_blocks.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from vllm_lint.files.textpos import FilePositions
+from vllm_lint.model import Invocation
+from vllm_lint.read.fences import rst_blocks
+from vllm_lint.sources.doc_blocks import read_blocks, with_document_release
+from vllm_lint.sources.document import Document
+
+
+def find(doc: Document) -> Iterator[Invocation]:
+    blocks = list(rst_blocks(doc.text))
+    found = read_blocks(doc, blocks, FilePositions(doc.path, doc.text))
+    spans = [(b.line + 1, b.end_line + 1) for b in blocks]
+    yield from with_document_release(found, doc.text, spans)

@@ -1,0 +1,5 @@
+# VL360 llm-data-parallel-single-process: Python that vLLM 0.11.1 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/python_api/VL360-llm-data-parallel-single-process.json)
+from vllm import LLM
+
+LLM("Qwen/Qwen3-8B", data_parallel_size=2)

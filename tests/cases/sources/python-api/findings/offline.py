@@ -1,0 +1,16 @@
+from vllm import LLM, AsyncEngineArgs, AsyncLLMEngine
+
+
+def offline() -> LLM:
+    # `port` is a flag of `vllm serve`, not an engine argument: LLM(...) raises a TypeError
+    return LLM(model="Qwen/Qwen3-8B", port=8000, max_model_len="long")
+
+
+def data_parallel() -> LLM:
+    return LLM("Qwen/Qwen3-8B", data_parallel_size=2)
+
+
+def serve_async() -> AsyncLLMEngine:
+    # disable_log_requests left AsyncEngineArgs in 0.11 (enable_log_requests replaced it)
+    args = AsyncEngineArgs(model="Qwen/Qwen3-8B", disable_log_requests=True)
+    return AsyncLLMEngine.from_engine_args(args)
