@@ -367,10 +367,14 @@ def test_extra_positional_words() -> None:
 # -- every real flag, with a valid value, passes -----------------------------------------------
 
 
-def _valid_value(spec: FlagSpec) -> list[str]:
-    """A value vLLM's parser takes for `spec`, from the catalog alone."""
+def _valid_value(spec: FlagSpec, release: str) -> list[str]:
+    """A value vLLM's parser takes for `spec`, from the catalog, and the first value of the
+    `Literal` its config field declares (schemas/validation/) where argparse takes any str."""
     if (spec.is_bool and spec.nargs is None) or spec.nargs == "?":
         return []
+    literal = _mined_literal(spec.name, release)
+    if literal is not None and not spec.choices:
+        return [literal]
     if spec.choices:
         return [spec.choices[0]]
     if spec.config_choices:
@@ -392,6 +396,19 @@ def _valid_value(spec: FlagSpec) -> list[str]:
     return [by_type.get(spec.type, "x")]
 
 
+def _mined_literal(flag: str, release: str) -> str | None:
+    from vllm_lint.argv.mined import validation_for
+
+    data = validation_for(catalog.catalog_for(release).release)
+    target = (data or {}).get("flags", {}).get(flag)
+    if data is None or target is None:
+        return None
+    owner, _, name = target.partition(".")
+    rec = data["classes"][owner]["fields"].get(name, {})
+    values = [v for v in rec.get("values", ()) if isinstance(v, str)]
+    return values[0] if rec.get("type") == "literal" and values else None
+
+
 def _argv(release: str) -> tuple[list[str], dict[str, Any]]:
     """Every option string of the release (names, aliases, negations) with a valid value."""
     cat = catalog.catalog_for(release)
@@ -401,7 +418,7 @@ def _argv(release: str) -> tuple[list[str], dict[str, Any]]:
         if spec.name == "--config":  # names a file: covered by the --config tests
             continue
         for option in (spec.name, *spec.aliases):
-            words += [option, *_valid_value(spec)]
+            words += [option, *_valid_value(spec, release)]
             seen[option] = spec
         for negation in spec.negations:
             words.append(negation)

@@ -431,11 +431,13 @@ class ArgvParser:
         dict_update(group.value, nested(subkey.split("."), value))
         group.spans[f"{flag_path}.{subkey}"] = span
         sink = group.held if self._judged_when_built(spec) else out.problems
-        if spec.json_keys and subkey.split(".")[0] not in spec.json_keys:
-            sink.append(self._unknown_key(spec, subkey.split(".")[0], tok.span))
+        top = subkey.split(".")[0]
+        known = self._known_key(spec, top) if spec.json_keys else top
+        if known is None:
+            sink.append(self._unknown_key(spec, top, tok.span))
         elif "." not in subkey and not append:
             before = len(out.problems)
-            self._check_literal(spec, subkey, value, span, out)
+            self._check_literal(spec, known, value, span, out)
             if sink is not out.problems:
                 sink += out.problems[before:]
                 del out.problems[before:]
@@ -525,7 +527,24 @@ class ArgvParser:
             opaque = winner is not None and winner.opaque
             if path == "speculative_config" and not opaque:
                 value = self._add_shortcuts(value, spans, out)
+                value = self._dash_keys(value, spans)
             out.settings.replace(path, value, winner.span if winner else None, spans, opaque)
+
+    def _dash_keys(self, value: Any, spans: dict[str, Span]) -> Any:
+        """--speculative-config's top-level keys with `-` as `_`, after the `--spec-*`
+        shortcuts joined them, as vLLM 0.26+ does before it builds SpeculativeConfig
+        (`{k.replace("-", "_"): v ...}`, vllm/engine/arg_utils.py:2126 in 0.33)."""
+        if not isinstance(value, dict) or not any("-" in k for k in value):
+            return value
+        from vllm_lint.argv import mined
+
+        if not mined.dash_keys(self.cat.release, "--speculative-config"):
+            return value
+        for written in [p for p in spans if "-" in p.partition(".")[2].partition(".")[0]]:
+            head, _, rest = written.partition(".")
+            key, dot, tail = rest.partition(".")
+            spans[f"{head}.{key.replace('-', '_')}{dot}{tail}"] = spans.pop(written)
+        return {k.replace("-", "_"): v for k, v in value.items()}
 
     def _add_shortcuts(self, value: Any, spans: dict[str, Span], out: ParsedArgs) -> Any:
         """`--spec-method` (`--spec-model`, `--spec-tokens`) and a --speculative-config that
@@ -629,11 +648,24 @@ class ArgvParser:
             return BAD
         if isinstance(value, dict) and spec.json_keys:
             for key in value:
-                if key not in spec.json_keys:
+                known = self._known_key(spec, key)
+                if known is None:
                     out.problems.append(self._unknown_key(spec, key, tok.span))
                 else:
-                    self._check_literal(spec, key, value[key], tok.span, out)
+                    self._check_literal(spec, known, value[key], tok.span, out)
         return value
+
+    def _known_key(self, spec: FlagSpec, key: str) -> str | None:
+        """The config field a top-level key of a JSON flag names, if the class has it: vLLM
+        turns `-` into `_` in the keys of --speculative-config from 0.26 (`mined.dash_keys`)."""
+        if key in (spec.json_keys or ()):
+            return key
+        if "-" in key and key.replace("-", "_") in (spec.json_keys or ()):
+            from vllm_lint.argv import mined
+
+            if mined.dash_keys(self.cat.release, spec.name):
+                return key.replace("-", "_")
+        return None
 
     def _check_literal(
         self, spec: FlagSpec, key: str, value: Any, span: Span, out: ParsedArgs

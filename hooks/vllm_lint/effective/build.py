@@ -43,6 +43,10 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
             argv, refused = python_api.prepare(invocation.api, argv, release, parser.cat)
             problems += refused
         problems += parser.parse(argv, into=settings).problems
+    if settings.spans:  # what the launch wrote, before defaults: pydantic judges no default
+        from vllm_lint.argv import mined
+
+        problems += mined.check(settings, parser.cat)
     if invocation.image is not None and not invocation.image.opaque:
         settings.set("image", invocation.image.text, invocation.image.span)
     for name, token in invocation.env.items():
