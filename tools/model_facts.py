@@ -195,6 +195,18 @@ def max_model_len(cfg: dict[str, Any]) -> tuple[int, str]:
     return int(derived), key
 
 
+def max_model_len_limit(cfg: dict[str, Any]) -> int:
+    """The largest --max-model-len vLLM takes for a (text) config without
+    VLLM_ALLOW_LONG_MAX_MODEL_LEN: the derived length after RoPE scaling (LongRoPE's shorter
+    default aside), or the config's `model_max_length` when that is larger
+    (_get_and_verify_max_len, config/model.py:2655-2684 in 0.33)."""
+    params = _rope(cfg)
+    if any(p["rope_type"] == "longrope" for p in params):
+        cfg = {**cfg, "rope_parameters": None, "rope_scaling": None}  # longrope: unscaled
+    derived, _key = max_model_len(cfg)
+    return max(derived, int(cfg.get("model_max_length") or 0))
+
+
 def _layer_types(cfg: dict[str, Any]) -> list[str] | None:
     """The per-layer kinds the config declares, or that its class derives from it."""
     n = cfg.get("num_hidden_layers", 0)
@@ -359,6 +371,7 @@ def facts(
         "vocab_size": text["vocab_size"],
         "max_model_len": length,
         "max_model_len_from": key,
+        "max_model_len_limit": max_model_len_limit(text),
         "max_position_embeddings": text.get("max_position_embeddings"),
     }
     if orig is not None:

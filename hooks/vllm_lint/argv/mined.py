@@ -41,7 +41,7 @@ def validation_for(release: str) -> Mapping[str, Any] | None:
     needs it), or None when the release has none."""
     path = schemas_dir() / "validation" / f"{release}.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+        return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return,unused-ignore]
     except OSError:
         return None
 
