@@ -620,6 +620,6 @@ def test_flag_rule_example(
 
         findings = check_python(example["python"], release)
     else:
-        findings = check_command_line(example["argv"], release)
+        findings = check_command_line(example["argv"], release, example.get("env"))
     fired = [f.rule for f in findings if f.rule == rule_id]
     assert bool(fired) == (verdict == "fail"), (rule_id, verdict, example, release)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import agreement, generate, oracle, python_api, report, sources, verdicts
+from . import agreement, generate, mined, oracle, python_api, report, sources, verdicts
 from .cases import RELEASES, Case, unique
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "conformance.md"
@@ -36,6 +36,7 @@ def all_cases(release: str, count: int, seed: int) -> list[Case]:
                 *sources.fixtures((release,)),
                 *python_api.cases((release,)),
                 *generate.generate(release, count, seed),
+                *mined.cases(release),
             ]
         )
     )

@@ -53,6 +53,10 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
         settings.set(f"env.{name}", token.text, token.span)
         if token.opaque:
             settings.opaque.add(f"env.{name}")
+    if invocation.env:
+        from vllm_lint.effective import environ
+
+        problems += environ.check(settings, parser.cat.release)
     _fill_defaults(settings, parser.cat)
     if invocation.api is not None:
         _python_api_defaults(settings, invocation)
