@@ -29,7 +29,9 @@ DEFAULT_ORACLE = HERE.parents[2] / "shared" / "oracle" / "oracle.py"
 # model folders lack (a tokenizer), not on the flags: a package to `pip install`
 # (suffix decoding: arctic-inference; --grpc: smg-grpc-servicer), or the tokenizer itself.
 _ENVIRONMENT = re.compile(
-    r"pip install|Install via|is required for|Couldn't instantiate the backend tokenizer"
+    # ("Chunked prefill is required for Mamba prefix caching" is a verdict on the flags)
+    r"pip install|Install via|(?<!prefill )is required for"
+    r"|Couldn't instantiate the backend tokenizer"
     r"|No module named|requires the \w+ package|in the tokenizer"
     # the hardware: the oracle stands in for one 8xH100 node (compute capability 9.0)
     r"|larger than the number of available GPUs|compute capability"

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from vllm_lint import release as releases
+from vllm_lint.argv import unused
 from vllm_lint.argv.catalog import Catalog, catalog_for
 from vllm_lint.argv.parser import ArgvParser
 from vllm_lint.effective.derive import derive
@@ -30,11 +31,15 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
     settings = Settings(release)
     problems, reaches_parser = launch_problems(invocation, release)
     settings.judged = reaches_parser
+    if reaches_parser:
+        problems += unused.config_problems(invocation.argv, release)
     config = config_argument(invocation.argv) if reaches_parser else None
+    from_file: dict[str, Span] = {}
     if config is not None and not config.opaque:
         config_argv, config_problems = _config_argv(config, invocation, options)
         problems += config_problems
         problems += parser.parse(config_argv, into=settings).problems
+        from_file = dict(settings.spans)
     if reaches_parser:
         argv: Sequence[Token] = invocation.argv
         if invocation.api is not None:  # keyword arguments, as that class of the release takes
@@ -43,10 +48,15 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
             argv, refused = python_api.prepare(invocation.api, argv, release, parser.cat)
             problems += refused
         problems += parser.parse(argv, into=settings).problems
+    if from_file:
+        problems += unused.overridden(from_file, settings, next(iter(from_file.values())).path)
     if settings.spans:  # what the launch wrote, before defaults: pydantic judges no default
         from vllm_lint.argv import mined
 
         problems += mined.check(settings, parser.cat)
+        data = mined.validation_for(parser.cat.release)
+        if data and data["conditional"]:
+            problems += unused.switched_off(settings, parser.cat, data["conditional"])
     if invocation.image is not None and not invocation.image.opaque:
         settings.set("image", invocation.image.text, invocation.image.span)
     for name, token in invocation.env.items():
@@ -90,13 +100,12 @@ def _fill_defaults(settings: Settings, cat: Catalog) -> None:
 
 
 def config_argument(argv: Iterable[Token]) -> Token | None:
-    """The word naming the `--config` file, if the launch names one."""
+    """The word naming the `--config` file vLLM loads, if the launch names one: only after the
+    word `--config` standing alone (`--config=FILE` is stored and never read, VL018)."""
     words = list(argv)
     for i, tok in enumerate(words):
         if tok.text == "--config" and i + 1 < len(words):
             return words[i + 1]
-        if tok.text.startswith("--config="):
-            return Token(tok.text.partition("=")[2], tok.span, tok.opaque)
     return None
 
 
