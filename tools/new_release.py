@@ -17,8 +17,13 @@ Steps, in order (each tool is documented in tools/README.md):
    (``schemas/validation/``, ``schemas/envs/``; a replaced patch's files are removed);
 4. ``python -m tools.mine_raises`` for the release (``tools/coverage/``) and
    ``docs/coverage.md``;
-5. a summary of what changed (flags added/removed, classes, env vars, coverage) and the
-   manual steps that remain (renamed flags, tests, conformance verdicts with the oracle).
+5. the conformance verdicts: when the release's oracle environment exists
+   (``VLLM_VERSION=X bash ../shared/oracle/setup.sh``), the release joins ``RELEASES`` of
+   tools/conformance/cases.py, vLLM is asked about every case not yet recorded (rule examples,
+   fixtures, generated and mined cases: ``python -m tools.conformance record``) and
+   docs/conformance.md is rewritten (``report --write``); ``--no-conformance`` skips it;
+6. a summary of what changed (flags added/removed, classes, env vars, coverage) and the
+   manual steps that remain (renamed flags, tests, disagreements with vLLM to explain).
 """
 
 from __future__ import annotations
@@ -71,10 +76,45 @@ def write_releases(releases: list[str]) -> bool:
     return True
 
 
+CONFORMANCE_CASES = REPO / "tools" / "conformance" / "cases.py"
+
+
+def write_conformance_release(release: str) -> bool:
+    """Add `release` to RELEASES of tools/conformance/cases.py; False when it is there."""
+    text = CONFORMANCE_CASES.read_text(encoding="utf-8")
+    match = re.search(r"^RELEASES = \(([^)]*)\)", text, re.MULTILINE)
+    if match is None:
+        raise RuntimeError("RELEASES not found in tools/conformance/cases.py")
+    known = re.findall(r'"([^"]+)"', match.group(1))
+    if release in known:
+        return False
+    body = ", ".join(f'"{r}"' for r in sorted([*known, release], key=ef.version_key))
+    CONFORMANCE_CASES.write_text(
+        text[: match.start()] + f"RELEASES = ({body})" + text[match.end() :], encoding="utf-8"
+    )
+    return True
+
+
+def oracle_ready(release: str) -> bool:
+    """Whether the oracle environment of `release` exists on this machine."""
+    sys.path.insert(0, str(REPO / "hooks"))
+    from tools.conformance import oracle
+
+    try:
+        oracle.check_environment(release)
+    except oracle.OracleError as exc:
+        print(f"conformance skipped: {exc}")
+        return False
+    return True
+
+
 def run(cmd: list[str], dry: bool) -> None:
     print("$ " + " ".join(cmd), flush=True)
     if not dry:
-        subprocess.run(cmd, cwd=REPO, check=True)
+        import os
+
+        path = os.pathsep.join(p for p in (str(REPO / "hooks"), os.environ.get("PYTHONPATH")) if p)
+        subprocess.run(cmd, cwd=REPO, check=True, env={**os.environ, "PYTHONPATH": path})
 
 
 def catalog_delta(release: str) -> dict[str, Any]:
@@ -138,11 +178,10 @@ def todo(release: str, replaced: str | None, removed: list[str]) -> list[str]:
         "new refusals are candidates for rules; add the release's file:line to the `source` "
         "of the rules that still hold (schemas/rules/<area>/*.json), then "
         "`python -m tools.mine_raises --releases " + release + "` again.",
-        "  4. Conformance with vLLM itself (docs/conformance.md): build the oracle environment "
-        f"(`VLLM_VERSION={release} bash ../shared/oracle/setup.sh`), add the release to "
-        "RELEASES in tools/conformance/cases.py and to MINIMUM in tests/test_conformance.py, "
-        "then `PYTHONPATH=hooks python -m tools.conformance regenerate` and explain every "
-        "disagreement (fix the rule or add a reason to tools/conformance/known.json).",
+        "  4. Conformance with vLLM itself (docs/conformance.md): without an oracle environment, "
+        f"build it (`VLLM_VERSION={release} bash ../shared/oracle/setup.sh`) and run this "
+        "command again; then explain every disagreement the report lists (fix the rule or add "
+        "a reason to tools/conformance/known.json).",
         "  5. `python -m pytest` (once), `python -m tools.mine_validation --check`, "
         "`python -m tools.mine_envs --check`, `python -m tools.mine_raises --check`.",
     ]
@@ -161,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-download", action="store_true", help="use the cached wheels only")
     ap.add_argument("--cache-dir", type=Path, default=Path("/tmp/vllm-wheels"))
     ap.add_argument("--src-dir", type=Path, default=Path("/tmp/vllm-src"))
+    ap.add_argument(
+        "--no-conformance", action="store_true", help="do not ask the oracle (vLLM itself)"
+    )
     ns = ap.parse_args(argv)
     release = ns.release
     if not RELEASE_RE.match(release):
@@ -186,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         run([py, "-m", tool, "--releases", release, *common], ns.dry_run)
     # the Python API of every catalogued release (from the sources extract_flags unpacked)
     run([py, "tools/extract_python_api.py", "--src-dir", str(ns.src_dir)], ns.dry_run)
+    if not ns.no_conformance and oracle_ready(release):
+        if not ns.dry_run and write_conformance_release(release):
+            print(f"tools/conformance/cases.py: RELEASES gets {release}")
+        conformance = [py, "-m", "tools.conformance"]
+        run([*conformance, "record", "--release", release, "--prune"], ns.dry_run)
+        run([*conformance, "report", "--write"], ns.dry_run)
     print()
     if not ns.dry_run:
         print("\n".join(summary(release, replaced)))

@@ -26,8 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 def usable(argv: list[str]) -> bool:
     """An argv both sides read alike: the oracle drops a leading `serve` (so `vllm serve serve
-    m` would reach vLLM as `serve m`), is one 8-GPU node, and has no copy of some models."""
-    if not argv or argv[0] in ("vllm", "serve") or world_size(argv) > 8:
+    m` would reach vLLM as `serve m`), is one 8-GPU node, has no copy of some models, and has
+    none of the files a `--config FILE` names (`--config=FILE` is asked: vLLM never reads it)."""
+    if not argv or argv[0] in ("vllm", "serve") or world_size(argv) > 8 or "--config" in argv:
         return False
     return not NO_STAND_IN.search(model_of(argv) or "")
 
