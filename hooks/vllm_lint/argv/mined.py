@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -401,16 +401,9 @@ def _either(values: list[Any]) -> str:
 
 
 def _number(bound: Any) -> str:
+    """A bound as pydantic prints it: JSON gives 0 for `gt=0` and 0.0 for `ge=0.0`."""
     return str(bound)
 
 
 def _s(count: int) -> str:
     return "" if count == 1 else "s"
-
-
-def iter_constraints(data: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
-    """(class, field, record) of every field with a bound or a closed set of values."""
-    for cls_name, cls in data["classes"].items():
-        for name, rec in cls["fields"].items():
-            if any(k in rec for k in ("gt", "ge", "lt", "le", "multiple_of", "values", "enum")):
-                yield cls_name, name, rec
