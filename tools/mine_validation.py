@@ -1218,8 +1218,46 @@ class Miner:
         return entry
 
 
+# Registries whose names vLLM looks up when it builds a config or starts the engine (a name
+# outside them is refused), read from the module-level `register_*("Name", ...)` calls.
+REGISTRIES = {
+    # KVConnectorFactory.get_connector_class: "Unsupported connector type: {name}" unless
+    # kv_connector_module_path names the class (factory.py:128 in 0.33)
+    "kv_connector": (
+        "vllm/distributed/kv_transfer/kv_connector/factory.py",
+        "register_connector",
+    ),
+}
+
+
+def mine_registries(root: Path) -> dict[str, Any]:
+    """Each registry's names, in the order vLLM registers them, and where."""
+    out: dict[str, Any] = {}
+    for name, (rel, func) in REGISTRIES.items():
+        path = root / rel
+        if not path.is_file():
+            continue
+        names, first = [], 0
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == func
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                names.append(node.args[0].value)
+                first = first or node.lineno
+        if names:
+            out[name] = {"names": sorted(set(names)), "source": f"{rel}:{first}"}
+    return out
+
+
 def mine_release(root: Path, release: str) -> dict[str, Any]:
-    return Miner(root, release).mine()
+    data = Miner(root, release).mine()
+    data["registries"] = mine_registries(root)
+    return data
 
 
 # --------------------------------------------------------------------------
@@ -1235,6 +1273,7 @@ def render(data: dict[str, Any]) -> str:
 
     lines = ["{"]
     keys = ["format", "release", "flags", "conditional", "json_flags", "classes", "enums"]
+    keys += ["registries"] if "registries" in data else []
     for i, key in enumerate(keys):
         comma = "," if i < len(keys) - 1 else ""
         value = data[key]

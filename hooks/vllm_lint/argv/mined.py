@@ -95,7 +95,32 @@ def check(settings: Settings, cat: Catalog) -> list[Problem]:
         if not isinstance(value, dict) or not _written(settings, path) or settings.is_opaque(path):
             continue
         judge.json_flag(spec, how, path, value)
+    _registered(settings, data.get("registries", {}), problems)
     return problems
+
+
+def _registered(settings: Settings, registries: Mapping[str, Any], out: list[Problem]) -> None:
+    """A KV connector the release does not register (KVConnectorFactory.get_connector_class:
+    "Unsupported connector type", factory.py:128 in 0.33) unless a module path names it."""
+    known = registries.get("kv_connector")
+    name = settings.get("kv_transfer_config.kv_connector")
+    if known is None or not isinstance(name, str) or name in known["names"]:
+        return
+    path = "kv_transfer_config.kv_connector"
+    if settings.get("kv_transfer_config.kv_connector_module_path") or settings.is_opaque(path):
+        return
+    span = settings.span(path)
+    if span is not None:
+        out.append(
+            problem(
+                "VL005",
+                span,
+                settings.release,
+                flag="--kv-transfer-config.kv_connector",
+                value=name,
+                choices=", ".join(known["names"]),
+            )
+        )
 
 
 def _written(settings: Settings, path: str) -> bool:
