@@ -111,6 +111,14 @@ class _Maker:
                 )
         spec = {"method": "ngram", "num-speculative-tokens": 3, "prompt-lookup-max": 4}
         yield self._case(["--speculative-config", json.dumps(spec)], "dash keys")
+        names = self.data.get("registries", {}).get("kv_connector", {}).get("names", [])
+        if "NixlConnector" in names:  # a registered name, and one the release lacks
+            for connector in ("NixlConnector", "NixlConector"):
+                value = {"kv_connector": connector, "kv_role": "kv_both"}
+                words = [MODELS[0], "--kv-transfer-config", json.dumps(value)]
+                yield Case.make(
+                    self.release, words, {}, f"mined kv_connector {connector}", family="mined"
+                )
 
     # -- JSON flags -------------------------------------------------------------------------
 
