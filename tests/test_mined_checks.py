@@ -60,6 +60,14 @@ def _rules(line: str, release: str, env: dict[str, str] | None = None) -> list[s
          "\"kv_both\"}'", "0.33.0", []),
         ("m --kv-transfer-config '{\"kv_connector\": \"MyConnector\", \"kv_role\": "
          "\"kv_both\", \"kv_connector_module_path\": \"my.module\"}'", "0.33.0", []),
+        # parsers the release registers (validate_api_server_args, cli_args.py:620 in 0.33)
+        ("m --enable-auto-tool-choice --tool-call-parser hermes", "0.33.0", []),
+        ("m --enable-auto-tool-choice --tool-call-parser hermez", "0.33.0", ["VL005"]),
+        ("m --tool-call-parser hermez", "0.33.0", []),  # looked up only for auto tool choice
+        ("m --enable-auto-tool-choice --tool-call-parser mine --tool-parser-plugin p.py",
+         "0.33.0", []),
+        ("m --reasoning-parser deepseek_r1", "0.33.0", []),
+        ("m --reasoning-parser deepseek-r1", "0.33.0", ["VL005"]),
         # --max-model-len -1 is the model's maximum (ge=-1; config/model.py:2642)
         ("Qwen/Qwen3-8B --max-model-len -1", "0.33.0", []),
         ("m --max-model-len -2", "0.33.0", ["VL014"]),

@@ -1220,37 +1220,65 @@ class Miner:
 
 # Registries whose names vLLM looks up when it builds a config or starts the engine (a name
 # outside them is refused), read from the module-level `register_*("Name", ...)` calls.
-REGISTRIES = {
+# (registry, files where it may live, the registering call or the module-level dict)
+REGISTRIES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     # KVConnectorFactory.get_connector_class: "Unsupported connector type: {name}" unless
     # kv_connector_module_path names the class (factory.py:128 in 0.33)
-    "kv_connector": (
-        "vllm/distributed/kv_transfer/kv_connector/factory.py",
-        "register_connector",
+    (
+        "kv_connector",
+        ("vllm/distributed/kv_transfer/kv_connector/factory.py",),
+        "call:register_connector",
     ),
-}
+    # validate_api_server_args: "invalid tool call parser" / "invalid reasoning parser"
+    # (entrypoints/common/cli_args.py:620/:629 in 0.33), names registered lazily from a dict
+    (
+        "tool_call_parser",
+        ("vllm/tool_parsers/__init__.py", "vllm/entrypoints/openai/tool_parsers/__init__.py"),
+        "dict:_TOOL_PARSERS_TO_REGISTER",
+    ),
+    ("reasoning_parser", ("vllm/reasoning/__init__.py",), "dict:_REASONING_PARSERS_TO_REGISTER"),
+)
+
+
+def _registered(tree: ast.AST, how: str) -> tuple[list[str], int]:
+    kind, _, name = how.partition(":")
+    names: list[str] = []
+    first = 0
+    for node in ast.walk(tree):
+        if (
+            kind == "call"
+            and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == name
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.append(node.args[0].value)
+            first = first or node.lineno
+        elif kind == "dict" and isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets) and isinstance(
+                node.value, ast.Dict
+            ):
+                keys = [k.value for k in node.value.keys if isinstance(k, ast.Constant)]
+                names += [k for k in keys if isinstance(k, str)]
+                first = first or node.lineno
+    return names, first
 
 
 def mine_registries(root: Path) -> dict[str, Any]:
-    """Each registry's names, in the order vLLM registers them, and where."""
+    """Each registry's names, sorted, and where they are registered."""
     out: dict[str, Any] = {}
-    for name, (rel, func) in REGISTRIES.items():
-        path = root / rel
-        if not path.is_file():
-            continue
-        names, first = [], 0
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == func
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
-                names.append(node.args[0].value)
-                first = first or node.lineno
-        if names:
-            out[name] = {"names": sorted(set(names)), "source": f"{rel}:{first}"}
+    for name, candidates, how in REGISTRIES:
+        for rel in candidates:
+            path = root / rel
+            if not path.is_file():
+                continue
+            names, first = _registered(ast.parse(path.read_text(encoding="utf-8")), how)
+            if names:
+                out[name] = {"names": sorted(set(names)), "source": f"{rel}:{first}"}
+                break
     return out
 
 

@@ -100,27 +100,41 @@ def check(settings: Settings, cat: Catalog) -> list[Problem]:
 
 
 def _registered(settings: Settings, registries: Mapping[str, Any], out: list[Problem]) -> None:
-    """A KV connector the release does not register (KVConnectorFactory.get_connector_class:
-    "Unsupported connector type", factory.py:128 in 0.33) unless a module path names it."""
-    known = registries.get("kv_connector")
-    name = settings.get("kv_transfer_config.kv_connector")
-    if known is None or not isinstance(name, str) or name in known["names"]:
-        return
-    path = "kv_transfer_config.kv_connector"
-    if settings.get("kv_transfer_config.kv_connector_module_path") or settings.is_opaque(path):
-        return
-    span = settings.span(path)
-    if span is not None:
-        out.append(
-            problem(
-                "VL005",
-                span,
-                settings.release,
-                flag="--kv-transfer-config.kv_connector",
-                value=name,
-                choices=", ".join(known["names"]),
+    """Names looked up in a registry of the release: a KV connector (KVConnectorFactory,
+    "Unsupported connector type", factory.py:128 in 0.33) unless a module path names its class;
+    a tool-call parser with --enable-auto-tool-choice and a reasoning parser
+    (validate_api_server_args, "invalid tool call parser" / "invalid reasoning parser",
+    entrypoints/common/cli_args.py:620/:629 in 0.33) unless a plugin may register more."""
+    checks = (
+        ("kv_connector", "kv_transfer_config.kv_connector", "--kv-transfer-config.kv_connector",
+         "kv_transfer_config.kv_connector_module_path"),
+        ("tool_call_parser", "tool_call_parser", "--tool-call-parser", "tool_parser_plugin"),
+        ("reasoning_parser", "reasoning_parser", "--reasoning-parser", "reasoning_parser_plugin"),
+        ("reasoning_parser", "structured_outputs_config.reasoning_parser",
+         "--structured-outputs-config.reasoning_parser",
+         "structured_outputs_config.reasoning_parser_plugin"),
+    )  # fmt: skip
+    for registry, path, flag, plugin in checks:
+        known = registries.get(registry)
+        name = settings.get(path)
+        if known is None or not isinstance(name, str) or not name or name in known["names"]:
+            continue
+        if settings.get(plugin) or settings.is_opaque(path) or settings.is_opaque(plugin):
+            continue
+        if registry == "tool_call_parser" and settings.get("enable_auto_tool_choice") is not True:
+            continue  # vLLM looks the parser up only for automatic tool choice
+        span = settings.span(path)
+        if span is not None:
+            out.append(
+                problem(
+                    "VL005",
+                    span,
+                    settings.release,
+                    flag=flag,
+                    value=name,
+                    choices=", ".join(known["names"]),
+                )
             )
-        )
 
 
 def _written(settings: Settings, path: str) -> bool:
