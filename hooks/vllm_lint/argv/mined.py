@@ -41,9 +41,11 @@ def validation_for(release: str) -> Mapping[str, Any] | None:
     needs it), or None when the release has none."""
     path = schemas_dir() / "validation" / f"{release}.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return,unused-ignore]
+        text = path.read_text(encoding="utf-8")
     except OSError:
         return None
+    data: Mapping[str, Any] = json.loads(text)
+    return data
 
 
 def dash_keys(release: str, flag: str) -> bool:
