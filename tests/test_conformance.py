@@ -199,3 +199,17 @@ def test_the_python_api_agrees_with_vllm_as_the_command_line_does() -> None:
         if status != j.linter:
             wrong.append(f"{case.release} {call}: Python {status}, command line {j.linter}")
     assert not wrong
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_every_mined_case_has_vllms_verdict(release: str) -> None:
+    """Issue 18: every mined constraint (at its bound and one step past, every Literal and
+    enum with a wrong value, every refused unknown key, the model limits) asked of vLLM."""
+    from tools.conformance import mined
+
+    recorded = {j.verdict.case.key for j in _judged()[release]}
+    cases = list(mined.cases(release))
+    assert len(cases) >= 150
+    assert len({c.model_kind for c in cases}) >= 6
+    missing = [c.origin for c in cases if c.key not in recorded]
+    assert not missing, missing[:10]
