@@ -139,6 +139,8 @@ def test_environment_variables() -> None:
     (finding,) = check_command_line("m", "0.33.0", typo)
     assert "did you mean VLLM_LOGGING_LEVEL?" in finding.message
     assert _rules("m --fail-on-environ-validation", "0.33.0", typo) == ["VL017"]
+    known = {"VLLM_LOGGING_LEVEL": "INFO"}
+    assert _rules("m --fail-on-environ-validation", "0.33.0", known) == []
     # VLLM_USE_V1 was removed after 0.10: "last in"
     (finding,) = check_command_line("m", "0.33.0", {"VLLM_USE_V1": "1"})
     assert "last in vLLM 0.10.2" in finding.message
