@@ -28,12 +28,22 @@ from .verdicts import Verdict
 
 # argparse's and pydantic's own wording, for the argv-grammar checks (flags.json)
 _GRAMMAR_MESSAGES = (
+    # pydantic's constraints, checked generically from schemas/validation/ (VL014)
+    (
+        re.compile(
+            r"Input should be (greater|less) than|Input should be a multiple of"
+            r"|Input should be a valid|should have at (least|most) \d|Missing required argument"
+        ),
+        "VL014",
+    ),
+    (re.compile(r"Unknown vLLM environment variable detected|has been removed\. "), "VL017"),
+    (re.compile(r"Unsupported connector type|invalid (tool call|reasoning) parser"), "VL005"),
     (re.compile(r"unrecognized arguments"), "VL001"),
     (re.compile(r"ambiguous option"), "VL001"),
     (re.compile(r"invalid choice|Unknown quantization method|Input should be"), "VL005"),
     (re.compile(r"invalid \S+ value|ignored explicit argument|invalid value"), "VL004"),
     (re.compile(r"expected one argument|expected at least one argument"), "VL009"),
-    (re.compile(r"Extra inputs are not permitted|unexpected keyword argument"), "VL006"),
+    (re.compile(r"Extra inputs are not permitted|unexpected keyword argument", re.I), "VL006"),
     (re.compile(r"Invalid JSON|JSONDecodeError|Expecting (value|property name)"), "VL007"),
 )
 # linter ids that answer the same vLLM refusal
