@@ -635,9 +635,22 @@ def rules_for(site: Site, release: str, rules: list[RuleRef]) -> list[str]:
 GUARD_BOUND = {ast.LtE: "gt", ast.Lt: "ge", ast.GtE: "lt", ast.Gt: "le"}
 
 
+# A refusal of a name outside a registry the release's validation file lists
+# (`registries`: tool-call and reasoning parsers, KV connectors): the generic check on
+# schemas/validation/ judges the name (hooks/vllm_lint/argv/mined.py).
+REGISTRY_MESSAGES = {
+    "tool_call_parser": re.compile(r"^invalid tool call parser"),
+    "reasoning_parser": re.compile(r"^invalid reasoning parser"),
+    "kv_connector": re.compile(r"^Unsupported connector type"),
+}
+
+
 def mined(site: Site, validation: dict[str, Any] | None) -> bool:
     if validation is None:
         return False
+    registries = validation.get("registries", {})
+    if any(p.search(site.message) and r in registries for r, p in REGISTRY_MESSAGES.items()):
+        return True
     classes = validation.get("classes", {})
     if site.validator is not None:
         cls, fields, mode = site.validator
