@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL334 profiler-activities-need-torch: a launch vLLM 0.31.0 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/misc/VL334-profiler-activities-need-torch.json)
+vllm serve Qwen/Qwen3-8B --profiler-config '{"torch_profiler_activities": ["CPU"]}'

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL337 pooling-type-vs-tok-pooling-type: a launch vLLM 0.14.1 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/misc/VL337-pooling-type-vs-tok-pooling-type.json)
+vllm serve Qwen/Qwen3-8B --pooler-config '{"tok_pooling_type": "ALL"}'

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL359 histogram-buckets-empty: a launch vLLM 0.32.0 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/misc/VL359-histogram-buckets-empty.json)
+vllm serve Qwen/Qwen3-8B --custom-histogram-buckets '{"request_latency": []}'

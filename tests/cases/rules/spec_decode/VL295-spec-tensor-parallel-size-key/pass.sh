@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL295 spec-tensor-parallel-size-key: a launch vLLM 0.15.1 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/spec_decode/VL295-spec-tensor-parallel-size-key.json)
+vllm serve Qwen/Qwen3-8B --speculative-config '{"method": "ngram", "num_speculative_tokens": 3, "draft_tensor_parallel_size": 1}'

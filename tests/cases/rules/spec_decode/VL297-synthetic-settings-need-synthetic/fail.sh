@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL297 synthetic-settings-need-synthetic: a launch vLLM 0.20.2 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/spec_decode/VL297-synthetic-settings-need-synthetic.json)
+vllm serve Qwen/Qwen3-8B --speculative-config '{"method": "ngram", "num_speculative_tokens": 3, "synthetic_acceptance_length": 2.0}'
