@@ -126,17 +126,19 @@ def _registered(settings: Settings, registries: Mapping[str, Any], out: list[Pro
         if registry == "tool_call_parser" and settings.get("enable_auto_tool_choice") is not True:
             continue  # vLLM looks the parser up only for automatic tool choice
         span = settings.span(path)
-        if span is not None:
+        if span is None:
+            continue
+        choices = ", ".join(known["names"])
+        if registry == "kv_connector":  # a plugin of the image may register it (VL023)
+            import difflib
+
+            close = difflib.get_close_matches(name, known["names"], n=1, cutoff=0.8)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
             out.append(
-                problem(
-                    "VL005",
-                    span,
-                    settings.release,
-                    flag=flag,
-                    value=name,
-                    choices=", ".join(known["names"]),
-                )
+                problem("VL023", span, settings.release, value=name, choices=choices, hint=hint)
             )
+            continue
+        out.append(problem("VL005", span, settings.release, flag=flag, value=name, choices=choices))
 
 
 def _written(settings: Settings, path: str) -> bool:
