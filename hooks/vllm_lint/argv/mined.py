@@ -78,23 +78,19 @@ def check(settings: Settings, cat: Catalog) -> list[Problem]:
         return []
     problems: list[Problem] = []
     judge = _Judge(settings, data, problems)
-    for flag, target in data["flags"].items():
-        spec = cat.flags.get(flag)
-        if spec is None or flag in data["json_flags"]:
-            continue
-        path = settings_path(spec)
-        if path not in settings.spans or settings.is_opaque(path):
-            continue
-        if not _condition_holds(data["conditional"].get(flag), settings, cat):
-            continue
-        judge.flag(spec, target, path)
-    for flag, how in data["json_flags"].items():
-        spec = cat.flags.get(flag)
-        if spec is None or not how.get("validated", True):
-            continue
-        path = settings_path(spec)
+    flags, json_flags = _by_path(cat.release)
+    written = {path.partition(".")[0] for path in settings.spans}
+    for path in sorted(written & flags.keys()):
+        for spec, target in flags[path]:
+            if settings.is_opaque(path) or path not in settings.spans:
+                continue
+            if not _condition_holds(data["conditional"].get(spec.name), settings, cat):
+                continue
+            judge.flag(spec, target, path)
+    for path in sorted(written & json_flags.keys()):
+        spec, how = json_flags[path]
         value = settings.get(path)
-        if not isinstance(value, dict) or not _written(settings, path) or settings.is_opaque(path):
+        if not isinstance(value, dict) or settings.is_opaque(path):
             continue
         judge.json_flag(spec, how, path, value)
     _registered(settings, data.get("registries", {}), problems)
@@ -141,10 +137,30 @@ def _registered(settings: Settings, registries: Mapping[str, Any], out: list[Pro
         out.append(problem("VL005", span, settings.release, flag=flag, value=name, choices=choices))
 
 
-def _written(settings: Settings, path: str) -> bool:
-    """Whether the launch wrote the value at `path` or a key under it (dotted keys)."""
-    prefix = path + "."
-    return path in settings.spans or any(p.startswith(prefix) for p in settings.spans)
+_FlagIndex = tuple[
+    dict[str, list[tuple[FlagSpec, str]]], dict[str, tuple[FlagSpec, Mapping[str, Any]]]
+]
+
+
+@cache
+def _by_path(release: str) -> _FlagIndex:
+    """The validated flags and JSON flags of a release by settings path, built once per
+    release, so that a launch costs a look-up per value it writes, not one per flag."""
+    from vllm_lint.argv.catalog import catalog_for
+
+    cat = catalog_for(release)
+    data = validation_for(release) or {"flags": {}, "json_flags": {}}
+    flags: dict[str, list[tuple[FlagSpec, str]]] = {}
+    for flag, target in data["flags"].items():
+        spec = cat.flags.get(flag)
+        if spec is not None and flag not in data["json_flags"]:
+            flags.setdefault(settings_path(spec), []).append((spec, target))
+    json_flags: dict[str, tuple[FlagSpec, Mapping[str, Any]]] = {}
+    for flag, how in data["json_flags"].items():
+        spec = cat.flags.get(flag)
+        if spec is not None and how.get("validated", True):
+            json_flags[settings_path(spec)] = (spec, how)
+    return flags, json_flags
 
 
 def _condition_holds(condition: str | None, settings: Settings, cat: Catalog) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from vllm_lint.effective.settings import Settings
@@ -83,9 +83,7 @@ def check(settings: Settings, release: str) -> list[Problem]:
 def _unknown(
     settings: Settings, name: str, span: Any, release: str, note: str, refused: bool
 ) -> Problem:
-    close = difflib.get_close_matches(name, list(_table(release)), n=1, cutoff=0.8)
-    hint = f"; did you mean {close[0]}?" if close and not note else ""
-    last = "" if note else _last_release_with(name, release)
+    hint, last = ("", "") if note else _hint(name, release)
     if refused:
         effect = "vLLM refuses to start"
     elif (envs_for(release) or {}).get("environ_check"):
@@ -100,6 +98,14 @@ def _unknown(
         effect=effect,
         note=note + hint + (f" (last in vLLM {last})" if last else ""),
     )
+
+
+@lru_cache(maxsize=512)
+def _hint(name: str, release: str) -> tuple[str, str]:
+    """ "did you mean" and the last release that had the variable, once per name: the same
+    stale variables (VLLM_USE_V1 …) recur in every manifest of a repo."""
+    close = difflib.get_close_matches(name, list(_table(release)), n=1, cutoff=0.8)
+    return (f"; did you mean {close[0]}?" if close else ""), _last_release_with(name, release)
 
 
 def _table(release: str) -> Mapping[str, Any]:
