@@ -105,7 +105,7 @@ def test_fix_with_a_baseline_fixes_only_new_findings(repo: Path) -> None:
     _baseline(repo)
     path = repo / "kubeai" / "deepseek-r1-mi300x.yaml"
     text = path.read_text("utf-8")
-    new_line = "    - --max-num-seq=64\n"
+    new_line = "    - --max-logprob=5\n"  # a flag the file does not set yet (VL022 otherwise)
     path.write_text(
         text.replace("    - --trust-remote-code\n", "    - --trust-remote-code\n" + new_line),
         encoding="utf-8",
@@ -113,7 +113,7 @@ def test_fix_with_a_baseline_fixes_only_new_findings(repo: Path) -> None:
     run = run_cli(*ARGS, "--fix", "--baseline", "vllm-lint-baseline.json", ".", cwd=repo)
     assert run.code == 0 and run.json()["fixed"] == 1 and run.findings() == []
     fixed = path.read_text("utf-8")
-    assert "    - --max-num-seqs=64\n" in fixed
+    assert "    - --max-logprobs=5\n" in fixed
     assert "    - --max-num-batched-token=32768\n" in fixed  # known (VL008, fixable): left alone
 
 

@@ -326,7 +326,7 @@ def test_no_error_in_the_corpus_without_a_justification() -> None:
 
 
 JUSTIFIED_WARNINGS = {
-    ("aibrix/aibrix_kvcache_dram.yaml", 92): "VL023: AIBrixOffloadingConnector is registered by "
+    ("aibrix/aibrix_kvcache_dram.yaml", 92): "VL024: AIBrixOffloadingConnector is registered by "
     "AIBrix's own vLLM image, not by vLLM 0.34.0 (the release assumed for an untagged image)",
     ("production-stack/gpu-gpt-qwn-gem-glm-cw.tpl", 313): "VL920: `cacheserverSpec.repository` "
     "really is written twice (L308 and L313); Helm keeps the last",

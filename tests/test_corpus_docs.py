@@ -65,7 +65,28 @@ _DEMO_SERVER = (
     "`python -m vllm.entrypoints.api_server`, the demo server: gone from vLLM 0.25 "
     "(schemas/rules/launch/VL500); the page pins no release, so the newest is assumed"
 )
+_STALE_ENV = (
+    "VL015: the variable is not in that release's vllm/envs.py (schemas/envs/): vLLM ignores it "
+    "(and from 0.17 logs 'Unknown vLLM environment variable'); issue 18"
+)
 JUSTIFIED: dict[tuple[str, str, str, int], str] = {
+    **{
+        ("docs", page, "VL015", line): _STALE_ENV
+        for page, line in (
+            ("vllm-project__production-stack/tutorials/25-v100-legacy-gpu-deployment.md", 79),
+            ("vllm-project__production-stack/tutorials/25-v100-legacy-gpu-deployment.md", 149),
+            ("vllm-project__recipes/Qwen/Qwen3-Next.md", 47),
+            ("vllm-project__recipes/Qwen/Qwen3-Next.md", 48),
+            ("vllm-project__recipes/Qwen/Qwen3-Next.md", 50),
+            ("vllm-project__recipes/Qwen/Qwen3-Next.md", 51),
+            ("vllm-project__vllm-ascend/docs/source/tutorials/models/Qwen3-Dense.md", 255),
+        )
+    },
+    ("docs", "vllm-project__recipes/Qwen/Qwen3-Next.md", "VL134", 66): (
+        "VL134: Qwen3-Next is hybrid; with prefix caching on by default (0.28+) vLLM needs "
+        "chunked prefill for the Mamba cache, and the recipe turns it off (the page pins no "
+        "release: 0.34.0 assumed; models/config.py:1103 there)"
+    ),
     (
         "docs",
         "meta-llama__llama-cookbook/3p-integrations/llama_on_prem.md",

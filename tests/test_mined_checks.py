@@ -55,7 +55,7 @@ def _rules(line: str, release: str, env: dict[str, str] | None = None) -> list[s
         # a KV connector the release does not register (factory.py:128 in 0.33), unless a
         # module path names its class
         ("m --kv-transfer-config '{\"kv_connector\": \"NixlConector\", \"kv_role\": "
-         "\"kv_both\"}'", "0.33.0", ["VL023"]),
+         "\"kv_both\"}'", "0.33.0", ["VL024"]),
         ("m --kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\": "
          "\"kv_both\"}'", "0.33.0", []),
         ("m --kv-transfer-config '{\"kv_connector\": \"MyConnector\", \"kv_role\": "

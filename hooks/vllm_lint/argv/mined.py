@@ -125,13 +125,13 @@ def _registered(settings: Settings, registries: Mapping[str, Any], out: list[Pro
         if span is None:
             continue
         choices = ", ".join(known["names"])
-        if registry == "kv_connector":  # a plugin of the image may register it (VL023)
+        if registry == "kv_connector":  # a plugin of the image may register it (VL024)
             import difflib
 
             close = difflib.get_close_matches(name, known["names"], n=1, cutoff=0.8)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             out.append(
-                problem("VL023", span, settings.release, value=name, choices=choices, hint=hint)
+                problem("VL024", span, settings.release, value=name, choices=choices, hint=hint)
             )
             continue
         out.append(problem("VL005", span, settings.release, flag=flag, value=name, choices=choices))

@@ -89,7 +89,7 @@ class ArgvParser:
         if into is None:
             self._reset()
         result = ParsedArgs(into if into is not None else Settings(self.release))
-        self._written: dict[str, tuple[str, Any, Span]] = {}  # path -> (as written, value, span)
+        self._stored: dict[str, tuple[str, Any, Span]] = {}  # path -> (as written, value, span)
         i = 0
         while i < len(tokens):
             i = self._one(tokens, i, result)
@@ -497,13 +497,13 @@ class ArgvParser:
         if is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
             self._json.setdefault(path, JsonFlag()).full = JsonValue(value, span, held=list(held))
             return
-        earlier = self._written.get(path)
+        earlier = self._stored.get(path)
         if earlier is not None and earlier[1] != value and spec.action is None:
             # argparse keeps the last value: the first one has no effect (VL022)
             out.problems.append(
                 problem("VL022", earlier[2], self.release, flag=earlier[0], value=earlier[1])
             )
-        self._written[path] = (spec.name, value, span)
+        self._stored[path] = (spec.name, value, span)
         out.settings.set(path, value, span)
 
     def _settle(self, out: ParsedArgs) -> None:

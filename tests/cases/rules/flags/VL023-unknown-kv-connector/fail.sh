@@ -1,4 +1,0 @@
-#!/bin/sh
-# VL023 unknown-kv-connector: a launch vLLM 0.28.0 refuses (written by
-# `python -m tools.cases rules` from schemas/rules/flags/VL023-unknown-kv-connector.json)
-vllm serve meta-llama/Llama-3.1-8B-Instruct --kv-transfer-config '{"kv_connector": "NixlConector", "kv_role": "kv_both"}'
