@@ -14,7 +14,6 @@ variable, which may be late or never: a warning).
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
@@ -104,6 +103,8 @@ def _unknown(
 def _hint(name: str, release: str) -> tuple[str, str]:
     """ "did you mean" and the last release that had the variable, once per name: the same
     stale variables (VLLM_USE_V1 …) recur in every manifest of a repo."""
+    import difflib  # only for a variable the release lacks
+
     close = difflib.get_close_matches(name, list(_table(release)), n=1, cutoff=0.8)
     return (f"; did you mean {close[0]}?" if close else ""), _last_release_with(name, release)
 
