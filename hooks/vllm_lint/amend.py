@@ -20,6 +20,7 @@ from typing import TextIO
 
 from vllm_lint import baseline as baselines
 from vllm_lint import fixer
+from vllm_lint.files.reader import lines_of as split_lines
 from vllm_lint.fingerprint import read_lines
 from vllm_lint.model import Finding
 from vllm_lint.options import Options
@@ -77,7 +78,7 @@ def amend(
     texts = texts or {}
 
     def lines_of(path: str) -> Sequence[str]:
-        return texts[path].splitlines() if path in texts else read_lines(path)
+        return split_lines(texts[path]) if path in texts else read_lines(path)
 
     if request.write_baseline:
         if request.fix or request.diff or request.baseline:
@@ -149,7 +150,7 @@ def _fix(
         found = reported([lint_bytes(path, data, options)], options)
         if known is None:
             return found
-        text = data.decode("utf-8-sig", errors="replace").splitlines()
+        text = split_lines(data.decode("utf-8-sig", errors="replace"))
         return known.new(found, lambda p: text if p == path else read_lines(p))
 
     done = []

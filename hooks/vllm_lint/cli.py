@@ -1,7 +1,8 @@
 """Command line: parse arguments into plain values, run the pipeline, report, exit.
 
-Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage, configuration or
-internal error (one line on stderr, never a traceback).
+Exit codes: 0 nothing at or above the fail level, 1 findings, 2 usage or configuration error,
+3 internal error (a bug in vllm-lint), as actionlint numbers them; each error is one line on
+stderr, never a traceback (VLLM_LINT_DEBUG=1 shows it).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from vllm_lint.pipeline import Results
     from vllm_lint.report import ReportContext
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 FAIL_LEVELS = ("error", "warning", "info", "never")
 
 
@@ -46,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
         "Kubernetes manifests, compose files, scripts and vLLM config files that launch it.",
         epilog="Subcommands: `vllm-lint rules [SELECTOR ...] [--format json]` lists the rules, "
         "`vllm-lint explain ID` shows one. Exit codes: 0 clean, 1 findings at or above "
-        "--fail-on, 2 usage or configuration error.",
+        "--fail-on, 2 usage or configuration error, 3 internal error.",
     )
     parser.add_argument(
         "paths", nargs="*", default=["."], help="files or folders (default: .); - reads stdin"
@@ -186,13 +188,17 @@ def _id_list(text: str) -> tuple[str, ...]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args and args[0] in ("rules", "explain") and not os.path.exists(args[0]):
-            from vllm_lint.rules.docs import explain_command, rules_command
+        with warnings.catch_warnings():  # a library's warning may quote a linted file
+            warnings.simplefilter("ignore")
+            if args and args[0] in ("rules", "explain") and not os.path.exists(args[0]):
+                from vllm_lint.rules.docs import explain_command, rules_command
 
-            return rules_command(args[1:]) if args[0] == "rules" else explain_command(args[1:])
-        return _lint(_parser().parse_args(args))
+                if args[0] == "rules":
+                    return rules_command(args[1:])
+                return explain_command(args[1:])
+            return _lint(_parser().parse_args(args))
     except UsageError as exc:
-        print(f"vllm-lint: error: {exc}", file=sys.stderr)
+        print(f"vllm-lint: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
     except SystemExit as exc:  # --help, --version
         return int(exc.code or 0)
@@ -205,8 +211,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # never a traceback for users; VLLM_LINT_DEBUG=1 shows it
         if os.environ.get("VLLM_LINT_DEBUG"):
             raise
-        print(f"vllm-lint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        print(
+            f"vllm-lint: internal error: {type(exc).__name__}: {_one_line(str(exc))} (a bug "
+            "in vllm-lint: please report it, with the traceback VLLM_LINT_DEBUG=1 prints)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def _one_line(message: str) -> str:
+    """An error message quotes what it was given (a YAML line, a file name): one printable
+    line, which no CI log reads as a workflow command."""
+    from vllm_lint.report.escape import inert
+
+    return inert(message)
 
 
 def run() -> NoReturn:

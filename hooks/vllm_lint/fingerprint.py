@@ -23,11 +23,15 @@ Lines = Callable[[str], Sequence[str]]
 
 
 def read_lines(path: str) -> tuple[str, ...]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return tuple(handle.read().splitlines())
-    except OSError:
-        return ()
+    """A file's lines, read as the linter reads files (a regular file inside the current
+    folder, capped), counted at `\\n` only."""
+    from pathlib import Path
+
+    from vllm_lint.files import reader
+    from vllm_lint.options import DEFAULT_MAX_BYTES
+
+    text = reader.read_text(path, DEFAULT_MAX_BYTES, inside=Path.cwd())
+    return () if text is None else tuple(reader.lines_of(text))
 
 
 def _source_text(span: Span, lines: Sequence[str]) -> str:

@@ -7,16 +7,13 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable
-from pathlib import Path
 
-from vllm_lint.files import sniff
+from vllm_lint.files import reader, sniff
 from vllm_lint.model import FileResult, Finding, Invocation, Span, Token, input_problem
-from vllm_lint.options import DEFAULT_MAX_BYTES, Options
+from vllm_lint.options import Options
 
 # Only what every run needs is imported here: a file that cannot launch vLLM costs a read and
 # a byte search. The parsers, catalogs and rules load when a file is worth it.
-
-_FIRST_READ = 64 * 1024
 
 
 class Results(list[FileResult]):
@@ -48,9 +45,9 @@ def lint_paths(paths: Iterable[str], options: Options) -> Results:
             or result.standalone_config
         ):
             results.append(result)
-    named = {str(Path(p).resolve()) for r in results for p in r.configs_named}
+    named = {_real(p) for r in results for p in r.configs_named}
     for result in results:
-        if named and result.standalone_config and str(Path(result.path).resolve()) in named:
+        if named and result.standalone_config and _real(result.path) in named:
             result.findings.clear()
             result.invocations.clear()
     results.invocations = dropped + sum(len(r.invocations) for r in results)
@@ -67,7 +64,11 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
         from vllm_lint.rules.findings import from_problems
 
         scanned = {r.path: r.suppressions for r in results}
-        findings, problems = suppress.apply(findings, scanned, _read_text)
+
+        def read(path: str) -> str | None:
+            return reader.read_text(path, options.max_bytes(path), inside=options.root)
+
+        findings, problems = suppress.apply(findings, scanned, read)
         findings += from_problems(problems)
     selected = (
         f for f in findings if options.config_for(f.span.path).selects(f.rule, f.slug, f.span.path)
@@ -88,50 +89,31 @@ def _once(findings: list[Finding]) -> list[Finding]:
     return kept
 
 
-def _inside(target: Path, root: Path) -> bool:
-    return target.is_relative_to(root.resolve())
-
-
-def _read_text(path: str) -> str | None:
+def _real(path: str) -> str:
+    """Where a path really leads (links resolved; a link loop or a NUL byte left as is)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(DEFAULT_MAX_BYTES)
-    except OSError:
-        return None
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
 
 
 def lint_file(path: str, options: Options) -> FileResult:
     kind = sniff.kind_of(path)
     if kind is sniff.Kind.SKIP or not options.config_for(path).reads(kind):
         return FileResult(path)
-    if os.path.islink(path) and not _inside(Path(path).resolve(), options.root):
+    if os.path.islink(path) and not reader.is_inside(path, options.root):
         return _input_problem(path, "VL921", "a link to outside the linted folder; not followed")
     try:
         limit = options.max_bytes(path)
-        data = _read(path, limit + 1)
-    except OSError as exc:
-        return _input_problem(path, "VL902", f"cannot read the file: {exc.strerror or exc}")
+        data = reader.read_bytes(path, limit + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        why = getattr(exc, "strerror", None) or str(exc)
+        return _input_problem(path, "VL902", f"cannot read the file: {why}; not checked")
     if len(data) > limit:
         if sniff.worth_parsing(data, kind):
             return _input_problem(path, "VL902", f"larger than {limit} bytes; not checked")
         return FileResult(path)
     return lint_bytes(path, data, options)
-
-
-def _read(path: str, limit: int) -> bytes:
-    """Up to `limit` bytes, through the file descriptor: no file object per file, and a short
-    first read, so that a small file does not cost a buffer of `limit` bytes."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        data = os.read(fd, min(limit, _FIRST_READ))
-        while len(data) < limit:
-            more = os.read(fd, limit - len(data))
-            if not more:
-                break
-            data += more
-        return data
-    finally:
-        os.close(fd)
 
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:

@@ -10,6 +10,7 @@ choice is stated with its reason in every finding.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -395,9 +396,9 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
 def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
     """The release pinned nearest to `path` inside `root`, with where it was found."""
     try:
-        top = root.resolve()
-        folder = Path(path).resolve().parent
-    except OSError:
+        top = Path(os.path.realpath(root))
+        folder = Path(os.path.realpath(path)).parent
+    except (OSError, ValueError):
         return None
     if not folder.is_relative_to(top):
         return None
@@ -447,20 +448,16 @@ def _file_pins(
 
 
 def _read_pin_file(path: Path, top: Path) -> str | None:
-    try:
-        if not path.resolve().is_relative_to(top):
-            return None  # a link out of the repo is never followed
-        with open(path, "rb") as handle:
-            data = handle.read(_PIN_BYTES)
-    except OSError:
-        return None
-    return data.decode("utf-8", errors="replace")
+    """A pin file's text; a link out of the repo is never followed."""
+    from vllm_lint.files.reader import read_text
+
+    return read_text(path, _PIN_BYTES, inside=top)
 
 
 def _shown(path: Path, top: Path) -> str:
     try:
-        return str(path.resolve().relative_to(top))
-    except ValueError:
+        return str(Path(os.path.realpath(path)).relative_to(top))
+    except (OSError, ValueError):
         return str(path)
 
 

@@ -68,5 +68,5 @@ def test_invalid_json_inside_a_flag(tmp_path: Path) -> None:
 
 
 def test_a_bad_cli_value_or_missing_path_is_one_line(tmp_path: Path) -> None:
-    assert lint(tmp_path, "--format", "nope").code == 2
-    assert lint(tmp_path, "missing.yaml").code == 2
+    lint(tmp_path, "--format", "nope", error=r"--format: invalid choice: 'nope'")
+    lint(tmp_path, "missing.yaml", error=r"missing\.yaml: no such file or folder")

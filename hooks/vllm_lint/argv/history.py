@@ -155,7 +155,9 @@ def _json_value(value: str | None, form: str) -> Any:
         return True
     if value is None:
         return None
+    from vllm_lint.argv.json_flags import loads
+
     try:
-        return json.loads(value)
+        return loads(value)
     except ValueError:
         return value

@@ -54,9 +54,38 @@ def dict_update(original: dict[str, Any], update: dict[str, Any]) -> None:
             original[key] = value
 
 
+MAX_JSON_DEPTH = 64
+
+
+def loads(text: str) -> Any:
+    """`json.loads`, with JSON nested more than MAX_JSON_DEPTH levels refused (ValueError)
+    rather than left to overflow Python's stack here or in any later walk of the value. (vLLM
+    itself fails on JSON a few hundred levels deep: json.loads raises RecursionError.)"""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _deeper(value, MAX_JSON_DEPTH):
+        raise ValueError(f"nested more than {MAX_JSON_DEPTH} levels deep")
+    return value
+
+
+def _deeper(value: Any, limit: int) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        current, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(current, dict):
+            stack.extend((v, depth + 1) for v in current.values())
+        elif isinstance(current, list):
+            stack.extend((v, depth + 1) for v in current)
+    return False
+
+
 def json_scalar(raw: str) -> Any:
     """Dotted-key values are JSON-decoded when they can be, else kept as strings (as vLLM does)."""
     try:
-        return json.loads(raw)
+        return loads(raw)
     except ValueError:
         return raw

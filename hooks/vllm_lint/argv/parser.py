@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +22,16 @@ from vllm_lint import release as versions
 from vllm_lint.argv import fixes
 from vllm_lint.argv import history as flag_history
 from vllm_lint.argv.catalog import Catalog, FlagSpec, catalog_for, settings_path
-from vllm_lint.argv.json_flags import JsonFlag, JsonValue, dict_update, is_json, json_scalar, nested
+from vllm_lint.argv.json_flags import (
+    MAX_JSON_DEPTH,
+    JsonFlag,
+    JsonValue,
+    dict_update,
+    is_json,
+    json_scalar,
+    nested,
+)
+from vllm_lint.argv.json_flags import loads as json_loads
 from vllm_lint.argv.values import (
     BAD,
     allowed_values,
@@ -418,6 +426,11 @@ class ArgvParser:
             return i + 1
         append = subkey.endswith("+")
         subkey = subkey.rstrip("+")
+        if subkey.count(".") >= MAX_JSON_DEPTH:  # each dot nests one more object
+            error = f"dotted keys nested more than {MAX_JSON_DEPTH} levels deep"
+            found = problem("VL007", tok.span, self.release, flag=spec.name, error=error)
+            out.problems.append(found)
+            return nxt
         flag_path = settings_path(spec)
         # `--x.key+ a,b` is the list ["a", "b"] (json.dumps(value_str.split(","))), merged
         # into what the other dotted keys of the same written name built
@@ -646,7 +659,7 @@ class ArgvParser:
 
     def _json_value(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
         try:
-            value = json.loads(tok.text)
+            value = json_loads(tok.text)
         except ValueError as exc:
             if spec.type != "json":  # `dict | str` flags also take plain strings
                 return tok.text

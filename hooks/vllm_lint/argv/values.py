@@ -76,5 +76,8 @@ def parse_int(raw: str, human: bool, auto: bool) -> Any:
             factor = _HUMAN_FACTORS[match.group(2)[0].lower()] if match.group(2) else 1
             if match.group(2) and match.group(2).endswith("i"):
                 factor = 1024 ** (" kmgt".index(match.group(2)[0].lower()))
-            return int(float(match.group(1)) * factor)
+            try:
+                return int(float(match.group(1)) * factor)
+            except OverflowError:  # 310 digits: vLLM's own int(float(…)) fails the same way
+                return BAD
     return BAD

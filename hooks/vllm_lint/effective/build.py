@@ -3,6 +3,7 @@ argv grammar of its release, its environment, the release's defaults, derived va
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +16,7 @@ from vllm_lint.effective.derive import derive
 from vllm_lint.effective.entrypoints import launch_problems
 from vllm_lint.effective.mounts import Target, configmap_manifest, configmap_value, resolve
 from vllm_lint.effective.settings import Settings
+from vllm_lint.files import reader
 from vllm_lint.model import Invocation, Problem, Span, Token, problem
 from vllm_lint.options import Options
 from vllm_lint.read import yaml
@@ -112,16 +114,16 @@ def config_argument(argv: Iterable[Token]) -> Token | None:
 def config_target(config: Token, invocation: Invocation, options: Options) -> Target | None:
     """Where the `--config` file of a launch is in the repo: through the container's mounts,
     else relative to the file that names it; None when the repo does not hold it."""
-    root = options.root.resolve()
+    root = Path(os.path.realpath(options.root))
     target = resolve(config.text, invocation.mounts, invocation.workdir)
     if target is None and config.text.startswith("/") and not invocation.mounts:
         return None
     if target is None:
         target = Target(Path(invocation.base_dir) / config.text)
-    try:
-        path = target.path.resolve()
+    try:  # realpath, not Path.resolve: that raises RuntimeError on a link loop
+        path = Path(os.path.realpath(target.path))
         usable = path.is_relative_to(root) and path.is_file()
-    except (OSError, ValueError):  # a NUL byte, a name too long, a link loop
+    except (OSError, ValueError):  # a NUL byte, a name too long
         usable = False
     return Target(path, target.configmap, target.key) if usable else None
 
@@ -132,7 +134,7 @@ def _config_argv(
     """The flags of a `--config` file in the repo, as argv words pointing into that file."""
     from vllm_lint.sources.vllm_config import argv_of
 
-    root = options.root.resolve()
+    root = Path(os.path.realpath(options.root))
     target = config_target(config, invocation, options)
     if target is None:
         note = problem(
@@ -145,10 +147,12 @@ def _config_argv(
     path = target.path
     shown = str(path.relative_to(root)) if path.is_relative_to(Path.cwd()) else str(path)
     try:
-        text = path.read_bytes()[: options.max_bytes(str(path))].decode("utf-8")
+        limit = options.max_bytes(str(path))
+        text = reader.read_bytes(path, limit, inside=root).decode("utf-8")
         yf = yaml.load(shown, text)
     except (OSError, UnicodeDecodeError) as exc:
-        return [], [problem("VL904", config.span, problem=f"{config.text}: {exc}")]
+        why = getattr(exc, "strerror", None) or str(exc)
+        return [], [problem("VL904", config.span, problem=f"{config.text}: {why}")]
     except yaml.YamlError as exc:
         span = Span(shown, exc.line, exc.col, exc.line, exc.col + 1)
         return [], [problem("VL901", span, problem=f"YAML syntax error: {exc}")]

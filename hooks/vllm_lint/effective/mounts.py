@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vllm_lint.files import reader
 from vllm_lint.model import Mount
 
 
@@ -102,10 +103,8 @@ def configmap_manifest(yf: Any, target: Target, root: Path, max_bytes: int) -> A
         if path in seen:
             continue
         seen.add(path)
-        try:
-            if not path.resolve().is_relative_to(root):
-                continue  # a link out of the repo is never followed
-            data = path.read_bytes()[:max_bytes]
+        try:  # a regular file inside the repo, capped (a link out is never followed)
+            data = reader.read_bytes(path, max_bytes, inside=root)
             if b"ConfigMap" not in data or needle not in data:
                 continue
             other = yaml.load(str(path.relative_to(root)), data.decode("utf-8"))

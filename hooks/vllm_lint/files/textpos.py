@@ -30,6 +30,7 @@ class FilePositions:
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
+        self._text = text
         starts = self._starts = [0]
         at = text.find("\n")
         while at >= 0:  # str.find runs in C: far faster than a loop over every character
@@ -39,6 +40,14 @@ class FilePositions:
     def at(self, index: int) -> tuple[int, int]:
         row = bisect_right(self._starts, index) - 1
         return row + 1, index - self._starts[row] + 1
+
+    def line_length(self, line: int) -> int:
+        """Characters on a 1-based line, its `\\n` (and a `\\r` before it) not counted."""
+        start = self._starts[line - 1]
+        end = self._starts[line] - 1 if line < len(self._starts) else len(self._text)
+        if end > start and self._text[end - 1] == "\r":
+            end -= 1
+        return end - start
 
     def offset(self, line: int, col: int) -> int:
         """Inverse of `at` for 0-based line and column, as YAML parsers report them."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,10 +23,28 @@ NULL_TAG = "tag:yaml.org,2002:null"
 
 
 class YamlError(Exception):
+    """A file that cannot be read as YAML, with the 1-based line and column of the problem."""
+
     def __init__(self, message: str, line: int, col: int) -> None:
         super().__init__(message)
         self.line = line
         self.col = col
+
+
+class _TooLarge(YamlError):
+    """Raised while converting a node, where the file's line model is not at hand: the
+    reader that catches it places it with `YamlError.at`."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message, 1, 1)
+        self.index = index
+
+
+def located(exc: YamlError, yf: YamlFile) -> tuple[int, int]:
+    """Line and column of a YamlError in the file's line model."""
+    if isinstance(exc, _TooLarge):
+        return yf.positions.at(exc.index)
+    return exc.line, exc.col
 
 
 @dataclass
@@ -45,16 +64,21 @@ def load(path: str, text: str) -> YamlFile:
     depth_line = _too_deep(text)
     if depth_line is not None:  # libyaml would overflow its stack on such input
         raise YamlError(f"nested more than {MAX_FLOW_DEPTH} levels deep; not parsed", depth_line, 1)
+    positions = FilePositions(path, text)
     try:
-        documents = _compose_c(text)
+        with warnings.catch_warnings():  # ruamel warns (ReusedAnchorWarning) quoting the file
+            warnings.simplefilter("ignore")
+            documents = _compose_c(text)
     except (YAMLError, ValueError, RecursionError):
         # libyaml rejects a few inputs that the pure parser (and kubectl) accept,
         # e.g. `{L4:1}` in a flow mapping: only when both refuse is the file broken.
         try:
-            documents = _compose(YAML(typ="safe", pure=True), text)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                documents = _compose(YAML(typ="safe", pure=True), text)
         except MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            line, col = positions.at(mark.index) if mark is not None else (1, 1)
             problem = (exc.problem or exc.context or "invalid YAML").strip()
             raise YamlError(problem, line, col) from None
         except RecursionError:
@@ -62,22 +86,39 @@ def load(path: str, text: str) -> YamlFile:
         except (YAMLError, ValueError) as exc:
             message = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
             raise YamlError(message, 1, 1) from None
-    return YamlFile(path, text, FilePositions(path, text), documents)
+    return YamlFile(path, text, positions, documents)
 
 
-MAX_FLOW_DEPTH = 1000
+MAX_FLOW_DEPTH = 1000  # nesting of any kind; libyaml's composer recurses once per level
 _BRACKETS = re.compile(r"[\[\]{}]")
+# A line's indentation and leading block indicators (`- - - x`, `? : `): each nested block
+# collection needs at least one more column of them, so their width bounds the block nesting.
+_LONG_LEAD = re.compile(rf"(?:^|\n)[ \t?:-]{{{MAX_FLOW_DEPTH // 4},}}")
+_LEAD = re.compile(r"(?:^|\n)([ \t?:-]+)")
 
 
 def _too_deep(text: str) -> int | None:
-    """The line where `[`/`{` nesting passes MAX_FLOW_DEPTH (brackets inside strings count
-    too, which only errs on the safe side), or None."""
-    if text.count("[") + text.count("{") <= MAX_FLOW_DEPTH:
+    """The line where nesting may pass MAX_FLOW_DEPTH, or None: `[`/`{` nesting (brackets
+    inside strings count too, which only errs on the safe side) plus the widest run of
+    indentation and block indicators. libyaml, which recurses once per level, would overflow
+    the C stack on such input (a segfault, at about 27,000 levels with an 8 MiB stack)."""
+    if len(text) <= MAX_FLOW_DEPTH:
+        return None
+    block, block_at = 0, 0
+    if _LONG_LEAD.search(text):
+        for match in _LEAD.finditer(text):
+            width = match.end(1) - match.start(1)
+            if width > block:
+                block, block_at = width, match.start(1)
+    limit = MAX_FLOW_DEPTH - block
+    if block >= MAX_FLOW_DEPTH:
+        return text.count("\n", 0, block_at) + 1
+    if text.count("[") + text.count("{") <= limit:
         return None
     depth = 0
     for match in _BRACKETS.finditer(text):
         depth += 1 if match.group() in "[{" else -1
-        if depth > MAX_FLOW_DEPTH:
+        if depth > limit:
             return text.count("\n", 0, match.start()) + 1
     return None
 
@@ -185,20 +226,27 @@ def items(node: Any) -> Iterator[tuple[str, Any, Any]]:
 
 
 def _items(node: Any) -> Iterator[tuple[str, Any, Any]]:
+    """The mapping's own keys, then those its `<<` merge keys bring in (depth first, as
+    YAML's merge order says), each key once. Iterative, each mapping visited once: a mapping
+    that merges itself (`&a {<<: *a}`) or a long chain of merges ends, and the merged entries
+    are not copied level after level."""
     seen: set[str] = set()
-    merged: list[Any] = []
-    for key, value in node.value:
-        if key.tag == MERGE_TAG:
-            merged.extend(value.value if is_sequence(value) else [value])
+    visited: set[int] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in visited or not is_mapping(current):
             continue
-        if is_scalar(key):
-            seen.add(key.value)
-            yield key.value, key, value
-    for source in merged:
-        for name, key, value in items(source):
-            if name not in seen:
-                seen.add(name)
-                yield name, key, value
+        visited.add(id(current))
+        merged: list[Any] = []
+        for key, value in current.value:
+            if key.tag == MERGE_TAG:
+                merged.extend(value.value if is_sequence(value) else [value])
+                continue
+            if is_scalar(key) and (current is node or key.value not in seen):
+                seen.add(key.value)  # the node's own repeated keys all show (`get`: the first)
+                yield key.value, key, value
+        stack.extend(reversed(merged))
 
 
 def get(node: Any, name: str) -> Any:
@@ -215,16 +263,23 @@ def text_of(node: Any) -> str | None:
 
 
 def span(yf: YamlFile, node: Any) -> Span:
-    start, end = node.start_mark, node.end_mark
-    end_line, end_col = end.line + 1, end.column + 1
-    if end.line > start.line and end.column == 0:  # block nodes end at the next line's start
-        end_line, end_col = start.line + 1, len(yf.text.splitlines()[start.line]) + 1
-    return Span(yf.path, start.line + 1, start.column + 1, end_line, end_col)
+    """Where a node stands, by the character offsets of its marks (the parser's own line
+    numbers count a lone CR, NEL, U+2028 and U+2029 as breaks; findings count `\\n` only)."""
+    line, col = yf.positions.at(node.start_mark.index)
+    end_line, end_col = yf.positions.at(node.end_mark.index)
+    if end_line > line and end_col == 1:  # block nodes end at the next line's start
+        end_line, end_col = line, yf.positions.line_length(line) + 1
+    return Span(yf.path, line, col, end_line, end_col)
+
+
+def line_of(yf: YamlFile, node: Any) -> int:
+    """The line a node starts on, as findings count lines."""
+    return yf.positions.at(node.start_mark.index)[0]
 
 
 def scalar_positions(yf: YamlFile, node: Any) -> Positions:
     """Where each character of a scalar's value stands in the file."""
-    start = yf.positions.offset(node.start_mark.line, node.start_mark.column)
+    start = node.start_mark.index
     block = getattr(node, "style", None) in ("|", ">")
     return align_scalar(str(node.value), yf.text, start, yf.positions, block)
 
@@ -302,10 +357,9 @@ def to_python(node: Any, budget: list[int] | None = None, depth: int = 0) -> Any
     budget = budget if budget is not None else [MAX_NODES]
     budget[0] -= 1
     if budget[0] < 0:
-        raise YamlError("document too large (alias expansion limit reached)", 1, 1)
+        raise _TooLarge("document too large (alias expansion limit reached)", node.start_mark.index)
     if depth > MAX_DEPTH:
-        line = node.start_mark.line + 1
-        raise YamlError(f"nested more than {MAX_DEPTH} levels deep", line, 1)
+        raise _TooLarge(f"nested more than {MAX_DEPTH} levels deep", node.start_mark.index)
     if is_mapping(node):
         return {key: to_python(value, budget, depth + 1) for key, _k, value in items(node)}
     if is_sequence(node):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import import_module
+from pathlib import Path
 from typing import ClassVar, TextIO
 
 from vllm_lint.model import Finding
@@ -29,6 +30,7 @@ class ReportContext:
         texts: Mapping[str, str] | None = None,
         unsafe_fixes: bool = False,
         fixed: int = 0,
+        root: Path | None = None,
     ) -> None:
         self.files_checked = files_checked
         self.invocations = invocations
@@ -40,17 +42,19 @@ class ReportContext:
         self.texts = texts or {}  # files not on disk (stdin), by the path findings name
         self.unsafe_fixes = unsafe_fixes  # `--unsafe-fixes`: unsafe fixes count as fixable
         self.fixed = fixed  # findings `--fix` fixed before these were found
+        self.root = Path.cwd() if root is None else root  # excerpts are read only inside it
 
     def lines(self, path: str) -> tuple[str, ...]:
-        """The lines of a linted file, for excerpts: the text read from stdin, else the file."""
+        """The lines of a linted file, for excerpts and fingerprints: the text read from stdin,
+        else the file read as the linter reads it (a regular file inside the root, capped; a
+        link out of the repo or a device is never read), lines counted at `\\n` only."""
+        from vllm_lint.files import reader
+        from vllm_lint.options import DEFAULT_MAX_BYTES
+
         text = self.texts.get(path)
         if text is None:
-            try:
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
-            except OSError:
-                return ()
-        return tuple(text.splitlines())
+            text = reader.read_text(path, DEFAULT_MAX_BYTES, inside=self.root)
+        return () if text is None else tuple(reader.lines_of(text))
 
     def fixable(self, finding: Finding) -> bool:
         """Whether `--fix` (with this run's `--unsafe-fixes`) would fix the finding."""

@@ -106,7 +106,8 @@ def document(findings: Sequence[Finding], context: ReportContext) -> dict[str, A
             index[finding.rule] = len(rules)
             rules.append(_rule(finding, context))
     results = []
-    for finding, fingerprint in zip(findings, fingerprints(findings, workspace), strict=True):
+    stable = fingerprints(findings, workspace, context.lines)  # files read as the linter does
+    for finding, fingerprint in zip(findings, stable, strict=True):
         result: dict[str, Any] = {
             "ruleId": finding.rule,
             "ruleIndex": index[finding.rule],

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from vllm_lint.files.reader import lines_of
 from vllm_lint.model import Finding, Problem, Span, problem
 
 _COMMENT = re.compile(
@@ -42,13 +43,52 @@ class Suppression:
         return not self.rules or finding.rule in self.rules or finding.slug in self.rules
 
 
+def _comment_start(line: str) -> int:
+    """Where the line's comment starts (len(line) if none): a `#` at the start of the line or
+    after a blank, outside quoted strings, as YAML and the shell both read it. A quote opens
+    only where a value starts (after a blank, `[`, `{`, `,`, `:`, `=` or `(`): `it's` opens
+    none."""
+    quote = ""
+    previous = " "
+    k = 0
+    while k < len(line):
+        ch = line[k]
+        if quote:
+            if ch == "\\" and quote == '"':
+                k += 1
+            elif ch == quote:
+                quote = ""
+        elif ch == "#" and previous in " \t":
+            return k
+        elif ch in "'\"" and previous in " \t[{,:=(":
+            quote = ch
+        previous = ch
+        k += 1
+    return len(line)
+
+
+def _comment(path: str, line: str) -> re.Match[str] | None:
+    """The suppression comment of a line: a `#` one must start a comment (not stand inside a
+    quoted string: `'--x # vllm-lint: ignore'` is a value), except in a notebook, where every
+    line is a JSON string."""
+    start = -1
+    for match in _COMMENT.finditer(line):
+        if match.group("open") != "#" or path.endswith(".ipynb"):
+            return match
+        if start < 0:
+            start = _comment_start(line)  # once per line: linear however many markers
+        if match.start() >= start:
+            return match
+    return None
+
+
 def scan(path: str, text: str) -> list[Suppression]:
     found = []
-    lines = text.splitlines()
+    lines = lines_of(text)
     for number, line in enumerate(lines, start=1):
         if "vllm-lint" not in line:
             continue
-        match = _COMMENT.search(line)
+        match = _comment(path, line)
         if match is None:
             continue
         ids = tuple(i.strip() for i in (match.group("ids") or "").split(",") if i.strip())
@@ -106,9 +146,16 @@ def apply(
                 suppressions.extend(scan(path, text))
     if not suppressions:
         return list(findings), []
+    by_line: dict[tuple[str, int], list[Suppression]] = {}  # a look-up per finding, not a scan
+    for suppression in suppressions:
+        first = suppression.span.line
+        last = suppression.last_line or first + 1
+        for line in range(first, last + 1):  # the blocks of documentation comments are disjoint
+            by_line.setdefault((suppression.span.path, line), []).append(suppression)
     kept = []
     for finding in findings:
-        covering = [s for s in suppressions if s.covers(finding)]
+        near = by_line.get((finding.span.path, finding.span.line), [])
+        covering = [s for s in near if s.covers(finding)]
         for suppression in covering:
             suppression.used = True
         if not covering:

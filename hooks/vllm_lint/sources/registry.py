@@ -235,7 +235,8 @@ def _read_yaml(
         notes = _duplicate_keys(yf) if found else []
         return Extracted(found, notes, standalone_config=standalone)
     except yaml.YamlError as exc:  # alias expansion limit while converting values
-        return Extracted(problems=[input_problem(yf.path, "VL901", str(exc), exc.line, exc.col)])
+        line, col = yaml.located(exc, yf)
+        return Extracted(problems=[input_problem(yf.path, "VL901", str(exc), line, col)])
 
 
 def _duplicate_keys(yf: yaml.YamlFile) -> list[Problem]:
@@ -244,7 +245,7 @@ def _duplicate_keys(yf: yaml.YamlFile) -> list[Problem]:
     for document in yf.documents:
         for key, first, again in yaml.duplicate_keys(document):
             notes.append(
-                problem("VL920", yaml.span(yf, again), key=key, first=first.start_mark.line + 1)
+                problem("VL920", yaml.span(yf, again), key=key, first=yaml.line_of(yf, first))
             )
     return notes
 
