@@ -54,6 +54,72 @@ def evaluate(text: str, context: Mapping[str, Any]) -> str:
     return _EXPRESSION.sub(lambda m: _lookup(m.group(1), context), text)
 
 
+_TOKEN = re.compile(r"\s*(&&|\|\||==|!=|!|\(|\)|'(?:[^']|'')*'|[A-Za-z_][\w.-]*)")
+_STATUS = ("success", "failure", "cancelled", "always")
+
+
+def condition(text: str, context: Mapping[str, Any], failed: bool) -> bool:
+    """A step's `if:` as the runner reads it, for the grammar action.yml may use: `!`, `&&`,
+    `||`, `==`, `!=`, parentheses, 'strings', context paths and the status functions. Without
+    a status function, `success() &&` is implied (a failed step skips the rest)."""
+    body = text.strip()
+    if body.startswith("${{") and body.endswith("}}"):
+        body = body[3:-2]
+    tokens, at = [], 0
+    while at < len(body.rstrip()):
+        match = _TOKEN.match(body, at)
+        assert match, f"unsupported expression in action.yml: {body[at:]!r}"
+        tokens.append(match.group(1))
+        at = match.end()
+    functions = {"success": not failed, "failure": failed, "cancelled": False, "always": True}
+
+    def primary(k: int) -> tuple[Any, int]:
+        token = tokens[k]
+        if token == "!":
+            value, k = primary(k + 1)
+            return not value, k
+        if token == "(":
+            value, k = disjunction(k + 1)
+            assert tokens[k] == ")"
+            return value, k + 1
+        if token.startswith("'"):
+            return token[1:-1].replace("''", "'"), k + 1
+        if token in ("true", "false"):
+            return token == "true", k + 1
+        if token in _STATUS:
+            assert tokens[k + 1 : k + 3] == ["(", ")"], token
+            return functions[token], k + 3
+        return _lookup(token, context), k + 1
+
+    def comparison(k: int) -> tuple[Any, int]:
+        left, k = primary(k)
+        if k < len(tokens) and tokens[k] in ("==", "!="):
+            right, after = primary(k + 1)
+            equal = str(left).lower() == str(right).lower()  # the runner compares ignoring case
+            return equal if tokens[k] == "==" else not equal, after
+        return left, k
+
+    def conjunction(k: int) -> tuple[Any, int]:
+        value, k = comparison(k)
+        while k < len(tokens) and tokens[k] == "&&":
+            right, k = comparison(k + 1)
+            value = bool(value) and bool(right)
+        return value, k
+
+    def disjunction(k: int) -> tuple[Any, int]:
+        value, k = conjunction(k)
+        while k < len(tokens) and tokens[k] == "||":
+            right, k = conjunction(k + 1)
+            value = bool(value) or bool(right)
+        return value, k
+
+    value, end = disjunction(0)
+    assert end == len(tokens), body
+    if not any(t in _STATUS for t in tokens):
+        return not failed and bool(value)
+    return bool(value)
+
+
 def read_outputs(path: Path) -> dict[str, str]:
     """`name=value` and `name<<DELIMITER` … `DELIMITER`, as the runner parses $GITHUB_OUTPUT."""
     outputs: dict[str, str] = {}
@@ -79,6 +145,7 @@ class ActionRun:
     log: str = ""
     summary: str = ""
     outputs: dict[str, str] = field(default_factory=dict)
+    uses: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # would have run
 
     @property
     def failed(self) -> bool:
@@ -113,7 +180,12 @@ def run_action(
     summary = runner_temp / f"summary-{len(list(runner_temp.glob('summary-*')))}.md"
     for number, step in enumerate(action["runs"]["steps"]):
         step_id = step.get("id", f"step{number}")
-        assert "run" in step, f"step {step_id}: only run steps are expected in action.yml"
+        if not condition(str(step.get("if", "true")), context, result.failed):
+            continue  # skipped, as after a failed step unless the condition says otherwise
+        if "uses" in step:  # another action (the SARIF upload): recorded, not run here
+            given = {k: evaluate(str(v), context) for k, v in step.get("with", {}).items()}
+            result.uses.append((step["uses"], given))
+            continue
         assert step.get("shell") == "bash", f"step {step_id} must name its shell"
         output = runner_temp / f"output-{step_id}-{os.urandom(4).hex()}"
         env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary))
@@ -132,8 +204,6 @@ def run_action(
         result.log += proc.stdout
         result.codes[step_id] = proc.returncode
         context["steps"][step_id] = {"outputs": read_outputs(output)}
-        if proc.returncode != 0:
-            break  # the runner skips the remaining steps of a failed composite action
     result.summary = summary.read_text("utf-8") if summary.exists() else ""
     result.outputs = {
         name: evaluate(str(spec["value"]), context) for name, spec in action["outputs"].items()
@@ -403,8 +473,8 @@ def test_zizmor_would_catch_an_input_interpolated_into_run(tmp_path: Path) -> No
     """The gate above can fail: the same action with one input pasted into its script."""
     text = (REPO / "action.yml").read_text("utf-8")
     broken = text.replace(
-        '"$GHA_VLLM_LINT_RUN" -m vllm_lint.action_support',
-        '"$GHA_VLLM_LINT_RUN" -m vllm_lint.action_support ${{ inputs.paths }}',
+        '"$GHA_VLLM_LINT_RUN" -I -m vllm_lint.action_support',
+        '"$GHA_VLLM_LINT_RUN" -I -m vllm_lint.action_support ${{ inputs.paths }}',
     )
     assert broken != text
     (tmp_path / "action.yml").write_text(broken, encoding="utf-8")
