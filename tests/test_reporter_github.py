@@ -12,6 +12,7 @@ from conftest import BAD_DEPLOYMENT as BAD
 from conftest import run_cli, write
 from vllm_lint.model import Finding, Related, Severity, Span
 from vllm_lint.report import ReportContext, github
+from vllm_lint.report.escape import printable
 
 # A flag whose name carries every character that must be escaped, and a forged command
 # (YAML double quotes turn the \\r\\n into CR LF; the name ends at the `=`).
@@ -108,10 +109,11 @@ def test_hostile_file_names_and_messages_survive_the_round_trip(tmp_path: Path, 
     commands = [parse(line) for line in lines if line.startswith("::")]
     assert [kind for kind, _, _ in commands] == ["error", "error"], run.out
     for _, props, data in commands:
-        assert props["file"] == f"deploy/{name}"
-        assert data.startswith(f"deploy/{name}:{props['line']}:")
+        assert props["file"] == f"deploy/{name}"  # exact, so that the annotation lands
+        # in the message, a control character of the name or value is shown escaped
+        assert data.startswith(f"deploy/{printable(name)}:{props['line']}:")
     unknown = [data for _, props, data in commands if props["title"].startswith("VL001")]
-    assert unknown and f"unknown flag {HOSTILE_NAME}" in unknown[0]
+    assert unknown and f"unknown flag {printable(HOSTILE_NAME)}" in unknown[0]
     assert not any(line.startswith("::error file=forged") for line in lines)
 
 
@@ -160,7 +162,7 @@ def test_a_listed_message_cannot_break_out_of_the_listing() -> None:
     hostile = finding(2, message="x\n::error file=forged.yaml::pwned")
     out = render([finding(1), hostile], limit=1)
     assert "\n::error file=forged.yaml" not in out
-    assert "deploy/vllm.yaml:2:3: VL101 [error] x?::error file=forged.yaml::pwned" in out
+    assert "deploy/vllm.yaml:2:3: VL101 [error] x\\x0a::error file=forged.yaml::pwned" in out
 
 
 def test_related_release_and_whole_file_findings() -> None:

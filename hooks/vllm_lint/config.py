@@ -276,23 +276,45 @@ def load(path: Path, required: bool = True) -> Config:
         if not release.is_supported(config.vllm_version):
             line = _line_of(raw, "vllm-version")
             raise ConfigError(f"{path}{line}: vllm-version {config.vllm_version}: unknown release")
-    return replace(config, rules=_packs(packs)) if packs else config
+    return replace(config, rules=_packs(packs, path)) if packs else config
 
 
-def _packs(paths: Sequence[Path]) -> RuleSet:
+def _packs(paths: Sequence[Path], config: Path) -> RuleSet:
     from vllm_lint.rules.registry import RuleFileError, load_rule_file
 
+    inside = _project_of(config)
     try:
-        return RuleSet(tuple(rule for path in paths for rule in load_rule_file(path)))
+        rules = (rule for path in paths for rule in load_rule_file(path, True, inside))
+        return RuleSet(tuple(rules))
     except RuleFileError as exc:
         raise ConfigError(str(exc)) from None
 
 
+def _project_of(config: Path) -> Path:
+    """The repository a configuration file belongs to (the folder holding `.git` above it, else
+    its own folder): its rule packs must lie inside, never `../../elsewhere` or `/dev/zero`."""
+    folder = Path(os.path.realpath(config)).parent
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
+
+
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def _read_bytes(path: Path) -> bytes:
+    """A configuration may come with the repo: read like a linted file (a regular file,
+    never blocking), capped."""
+    from vllm_lint.files.reader import read_bytes
+
     try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        raw = read_bytes(path, MAX_CONFIG_BYTES + 1)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES} bytes")
+    return raw
 
 
 def _read(path: Path, raw: bytes) -> dict[str, Any] | None:
@@ -301,8 +323,14 @@ def _read(path: Path, raw: bytes) -> dict[str, Any] | None:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from vllm_lint.read.yaml import MAX_FLOW_DEPTH, too_deep
+
     try:
-        data = YAML(typ="safe", pure=True).load(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        deep = too_deep(text)
+        if deep is not None:
+            raise ConfigError(f"{path}:{deep}: nested more than {MAX_FLOW_DEPTH} levels deep")
+        data = YAML(typ="safe", pure=True).load(text)
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8") from None
     except MarkedYAMLError as exc:
@@ -310,6 +338,8 @@ def _read(path: Path, raw: bytes) -> dict[str, Any] | None:
         raise ConfigError(f"{path}:{line}: invalid YAML: {exc.problem}") from None
     except YAMLError as exc:
         raise ConfigError(f"{path}: invalid YAML: {exc}") from None
+    except (RecursionError, ValueError, OverflowError) as exc:  # 5,000 digits; deep nesting
+        raise ConfigError(f"{path}: invalid YAML: {str(exc) or 'nested too deeply'}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -324,8 +354,10 @@ def _toml_table(path: Path, raw: bytes) -> dict[str, Any] | None:
         import tomli as tomllib
     try:
         document = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
     table = document.get("tool", {}).get("vllm-lint")
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")

@@ -118,11 +118,14 @@ def lint_file(path: str, options: Options) -> FileResult:
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
     result = FileResult(path)
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):  # UTF-16/32: look at it as UTF-8
+    wide = _wide_encoding(data)
+    if wide is not None:  # UTF-16/32: look at it as UTF-8
         try:
-            data = _decode(data).encode("utf-8")
+            data = data.decode(wide).encode("utf-8")
         except UnicodeDecodeError:
-            return _input_problem(path, "VL902", "invalid UTF-16/32 text; not checked")
+            if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+                return _input_problem(path, "VL902", "invalid UTF-16/32 text; not checked")
+            # no BOM: only NUL bytes that looked like UTF-16; read on as bytes
     if b"vllm-lint" in data:
         from vllm_lint.rules import suppress
 
@@ -140,6 +143,26 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
         )
     check_file(result, text, options)
     return result
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 as YAML 1.2 (section 5.2) detects it: by a byte order mark, else by
+    the NUL bytes around the first character (a file saved as UTF-16 without a BOM would
+    otherwise be skipped: `vllm` never appears in it as bytes). None for UTF-8."""
+    head = data[:4]
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if len(head) == 4 and head[:3] == b"\0\0\0" and head[3]:
+        return "utf-32-be"
+    if len(head) == 4 and head[0] and head[1:] == b"\0\0\0":
+        return "utf-32-le"
+    if len(head) >= 2 and not head[0] and head[1]:
+        return "utf-16-be"
+    if len(head) >= 2 and head[0] and not head[1]:
+        return "utf-16-le"
+    return None
 
 
 def _decode(data: bytes) -> str:

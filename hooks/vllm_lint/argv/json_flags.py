@@ -65,12 +65,12 @@ def loads(text: str) -> Any:
         value = json.loads(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _deeper(value, MAX_JSON_DEPTH):
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and deeper(value, MAX_JSON_DEPTH):
         raise ValueError(f"nested more than {MAX_JSON_DEPTH} levels deep")
     return value
 
 
-def _deeper(value: Any, limit: int) -> bool:
+def deeper(value: Any, limit: int) -> bool:
     stack = [(value, 0)]
     while stack:
         current, depth = stack.pop()

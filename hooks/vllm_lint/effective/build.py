@@ -161,7 +161,12 @@ def _config_argv(
         return _configmap_argv(config, found or yf, target)
     if len(yf.documents) != 1 or not yaml.is_mapping(yf.documents[0]):
         return [], []
-    return argv_of(yf, yf.documents[0]), []
+    try:
+        return argv_of(yf, yf.documents[0]), []
+    except yaml.YamlError as exc:  # merge keys or aliases past the expansion limit
+        line, col = yaml.located(exc, yf)
+        span = Span(shown, line, col, line, col + 1)
+        return [], [problem("VL901", span, problem=f"YAML: {exc}")]
 
 
 def _configmap_argv(
@@ -180,5 +185,8 @@ def _configmap_argv(
     inner, remap = parsed
     if len(inner.documents) != 1 or not yaml.is_mapping(inner.documents[0]):
         return [], []
-    words = argv_of(inner, inner.documents[0])
+    try:
+        words = argv_of(inner, inner.documents[0])
+    except yaml.YamlError as exc:  # merge keys or aliases past the expansion limit
+        return [], [problem("VL901", config.span, problem=f"YAML: {exc}")]
     return [Token(t.text, remap(t.span), t.opaque) for t in words], []

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 _FIRST_READ = 64 * 1024
+_MAX_LIMIT = 1 << 31  # os.read takes a C ssize_t; no linted file is this large
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _FLAGS |= getattr(os, "O_BINARY", 0)
 
@@ -32,6 +33,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int, inside: Path | None = N
     """Up to `limit` bytes of a regular file. OSError (NotReadable for a FIFO, device, folder
     or a path outside `inside`) when it cannot be read."""
     name = os.fspath(path)
+    limit = min(limit, _MAX_LIMIT)
     if inside is not None and not is_inside(name, inside):
         raise _refuse(name, "outside the linted folder")
     if not stat.S_ISREG(os.stat(name).st_mode):  # before open: a device is never opened

@@ -61,7 +61,7 @@ def load(path: str, text: str) -> YamlFile:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     _forget()
-    depth_line = _too_deep(text)
+    depth_line = too_deep(text)
     if depth_line is not None:  # libyaml would overflow its stack on such input
         raise YamlError(f"nested more than {MAX_FLOW_DEPTH} levels deep; not parsed", depth_line, 1)
     positions = FilePositions(path, text)
@@ -97,7 +97,7 @@ _LONG_LEAD = re.compile(rf"(?:^|\n)[ \t?:-]{{{MAX_FLOW_DEPTH // 4},}}")
 _LEAD = re.compile(r"(?:^|\n)([ \t?:-]+)")
 
 
-def _too_deep(text: str) -> int | None:
+def too_deep(text: str) -> int | None:
     """The line where nesting may pass MAX_FLOW_DEPTH, or None: `[`/`{` nesting (brackets
     inside strings count too, which only errs on the safe side) plus the widest run of
     indentation and block indicators. libyaml, which recurses once per level, would overflow
@@ -200,9 +200,16 @@ _ENTRIES: dict[int, tuple[Any, list[tuple[str, Any, Any]], dict[str, Any]]] = {}
 _WALKS: dict[int, tuple[Any, list[Any]]] = {}
 
 
+# Entries that merge keys (`<<`) bring into mappings, counted over a file: a chain of merges,
+# or many mappings merging the same large ones, would otherwise cost time and memory that grow
+# as the square of the file.
+_MERGED = [MAX_NODES]
+
+
 def _forget() -> None:
     _ENTRIES.clear()
     _WALKS.clear()
+    _MERGED[0] = MAX_NODES
 
 
 def _entries(node: Any) -> tuple[list[tuple[str, Any, Any]], dict[str, Any]]:
@@ -245,6 +252,13 @@ def _items(node: Any) -> Iterator[tuple[str, Any, Any]]:
                 continue
             if is_scalar(key) and (current is node or key.value not in seen):
                 seen.add(key.value)  # the node's own repeated keys all show (`get`: the first)
+                if current is not node:
+                    _MERGED[0] -= 1
+                    if _MERGED[0] < 0:
+                        raise _TooLarge(
+                            "document too large (merge keys expand past the limit)",
+                            node.start_mark.index,
+                        )
                 yield key.value, key, value
         stack.extend(reversed(merged))
 

@@ -12,7 +12,9 @@ import re
 import secrets
 
 _COMMAND_START = re.compile(r"^(\s*):(?=:)")  # `::cmd::` after blanks, as the runner reads it
-_LEGACY = "##["  # the runner's legacy form, parsed anywhere on a line
+# GitHub's legacy `##[cmd]` and Azure Pipelines' `##vso[cmd]`, read anywhere on a line
+_LEGACY = re.compile(r"##(vso)?\[", re.IGNORECASE)
+_MENTION = re.compile(r"(?<![\w@#])([@#])(?=\w)")
 
 
 def _escaped(ch: str) -> str:
@@ -39,10 +41,35 @@ def one_line(text: str) -> str:
 
 
 def inert(line: str) -> str:
-    """One printable line that the GitHub runner does not read as a workflow command: a
-    leading `::` and any `##[` are broken up by a backslash."""
-    line = one_line(line).replace(_LEGACY, "##\\[")
-    return _COMMAND_START.sub(r"\1\\:", line)
+    """One printable line that no CI runner reads as a command: a leading `::` and any `##[`
+    (`##vso[`) are broken up by a backslash."""
+    return neutral(one_line(line))
+
+
+def neutral(text: str) -> str:
+    """`inert` for text already printable, newlines kept (an annotation's message)."""
+    text = _LEGACY.sub(lambda m: m.group()[:-1] + "\\[", text)
+    return "\n".join(_COMMAND_START.sub(r"\1\\:", line) for line in text.split("\n"))
+
+
+def no_mentions(text: str) -> str:
+    """`@name` and `#123` written with a zero-width space after `@`/`#`: in a job summary or
+    a comment they stay text, never a mention or a link to an issue."""
+    return _MENTION.sub("\\1\u200b", text)
+
+
+def https_url(url: str) -> str | None:
+    """A link target for Markdown and SARIF: an https:// address with nothing that could end
+    the link or add markup (percent-encoded), else None (the text is shown without a link)."""
+    from urllib.parse import quote, urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme != "https" or not parts.netloc or not url.isprintable():
+        return None
+    return quote(url, safe=":/?#@$&*+,;=%-._~")  # no ( ) [ ] ! ' < > space: they end links
 
 
 def stop_commands() -> tuple[str, str]:

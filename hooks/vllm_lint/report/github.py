@@ -16,6 +16,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, TextIO
 
 from vllm_lint.model import Finding, Severity, Span
+from vllm_lint.report.escape import printable
 
 if TYPE_CHECKING:
     from vllm_lint.report import ReportContext
@@ -81,12 +82,14 @@ def _details(finding: Finding, path: str, workspace: str | None) -> str:
         lines.append(f"checked against vLLM {finding.release.version}: {finding.release.reason}")
     if finding.fix:
         lines.append(f"fix: {finding.fix}")
-    return "\n".join(lines)
+    # each line printable: a value's newline, control or bidi character is shown escaped
+    return "\n".join(printable(line) for line in lines)
 
 
 def command(finding: Finding, workspace: str | None = None) -> str:
     """One `::error file=…,line=…::message` line, escaped."""
     path = workspace_path(finding.span.path, workspace)
+    # the file property stays exact (escaped as a property), or it would name another file
     props: list[tuple[str, object]] = [("file", path), *_position(finding.span)]
     props.append(("title", f"{finding.rule} {finding.slug}"))
     joined = ",".join(f"{key}={escape_property(str(value))}" for key, value in props)
@@ -101,7 +104,7 @@ def _plain(finding: Finding, workspace: str | None) -> str:
         f"{workspace_path(span.path, workspace)}:{span.line}:{span.col}: {finding.rule} "
         f"[{finding.severity.label}] {finding.message}"
     )
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
+    return printable(text)
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:

@@ -15,6 +15,7 @@ from typing import TextIO
 from vllm_lint.effective.build import settings_for
 from vllm_lint.model import FileResult, Invocation
 from vllm_lint.options import Options
+from vllm_lint.report.escape import inert
 
 _MAX_VALUE = 120  # long JSON values are cut for reading; the check sees them whole
 
@@ -33,7 +34,18 @@ def show(
     )
 
 
-def _one(invocation: Invocation, options: Options, out: TextIO) -> None:
+class _Inert:
+    """Each line written from a linted file: printable, and no command to a CI log."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+
+    def write(self, text: str) -> None:
+        self._out.write(inert(text.removesuffix("\n")) + "\n")
+
+
+def _one(invocation: Invocation, options: Options, stream: TextIO) -> None:
+    out = _Inert(stream)
     settings, _ = settings_for(invocation, options)
     line, col = _where(invocation)
     out.write(f"{invocation.path}:{line}:{col}: {invocation.origin}\n")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
 from vllm_lint.model import Finding, Severity
+from vllm_lint.report.escape import https_url, no_mentions, printable
 from vllm_lint.report.github import select, workspace_path, workspace_root
 
 if TYPE_CHECKING:
@@ -31,9 +32,11 @@ _MARKUP = re.compile(r"([\\`*_\[\]|~])")
 
 
 def cell(text: str) -> str:
-    """Text from a linted file inside a table cell: no HTML, no Markdown, no row breaks."""
-    escaped = _MARKUP.sub(r"\\\1", html.escape(text, quote=False))
-    return re.sub(r"\r\n|\r|\n", "<br>", escaped)
+    """Text from a linted file inside a table cell: no HTML, no Markdown, no row breaks, no
+    control or bidi characters, no @mention or #123 issue link."""
+    shown = printable(text.replace("\r\n", "\n").replace("\r", "\n"), keep_newlines=True)
+    escaped = _MARKUP.sub(r"\\\1", html.escape(no_mentions(shown), quote=False))
+    return escaped.replace("\n", "<br>")
 
 
 def _blob_base(workspace: str) -> str | None:
@@ -57,8 +60,9 @@ def _row(finding: Finding, workspace: str, base: str | None) -> str:
     span = finding.span
     path = workspace_path(span.path, workspace)
     rule = cell(f"{finding.rule} {finding.slug}")
-    if finding.help_uri:
-        rule = f"[{rule}]({finding.help_uri})"
+    link = https_url(finding.help_uri) if finding.help_uri else None
+    if link:  # a rule pack's `url` is not trusted: https only, nothing that ends the link
+        rule = f"[{rule}]({link})"
     notes = [cell(finding.message)]
     for related in finding.related:
         where = related.span

@@ -18,6 +18,7 @@ from vllm_lint import __version__
 from vllm_lint.fingerprint import KEY as FINGERPRINT_KEY
 from vllm_lint.fingerprint import fingerprints
 from vllm_lint.model import Autofix, Finding, Severity, Span
+from vllm_lint.report.escape import https_url, printable
 from vllm_lint.report.github import workspace_path, workspace_root
 
 if TYPE_CHECKING:
@@ -81,14 +82,19 @@ def _rule(finding: Finding, context: ReportContext) -> dict[str, Any]:
         entry["shortDescription"] = {"text": rule.summary}
         entry["fullDescription"] = {"text": f"{rule.summary} (vLLM {rule.releases_text()})"}
         entry["help"] = {"text": help_text, "markdown": explain(rule, context.rules)}
-    if finding.help_uri:
-        entry["helpUri"] = finding.help_uri
+    link = https_url(finding.help_uri) if finding.help_uri else None
+    if link:
+        entry["helpUri"] = link
     entry["defaultConfiguration"] = {"level": LEVELS[rule.severity if rule else finding.severity]}
     entry["properties"] = {"tags": ["vllm", "configuration"]}
     return entry
 
 
 def _message(finding: Finding) -> str:
+    return printable(_plain_message(finding), keep_newlines=True)
+
+
+def _plain_message(finding: Finding) -> str:
     text = finding.message
     if finding.release is not None:
         text += f"\nChecked against vLLM {finding.release.version}: {finding.release.reason}."

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, TextIO
 
 from vllm_lint.model import Finding, Severity
+from vllm_lint.report.escape import inert
 
 if TYPE_CHECKING:
     from vllm_lint.report import ReportContext
@@ -17,8 +18,9 @@ _RESET = "\033[0m"
 
 
 def _printable(text: str) -> str:
-    """Control characters from a linted file must not drive the terminal."""
-    return "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
+    """Text from a linted file: no control or bidi character reaches the terminal, and no CI
+    log reads it as a command (`::cmd::`, `##[cmd]`)."""
+    return inert(text)
 
 
 _WIDTH = 160
@@ -68,7 +70,7 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
         for related in finding.related:
             where = related.span
             place = f"{_printable(where.path)}:{where.line}:{where.col}"
-            out.write(f"        = related: {place}: {related.note}\n")
+            out.write(f"        = related: {place}: {_printable(related.note)}\n")
         if finding.release is not None:
             out.write(
                 f"        = vLLM {finding.release.version}: {_printable(finding.release.reason)}\n"

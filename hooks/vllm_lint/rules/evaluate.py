@@ -44,12 +44,39 @@ def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> I
         yield ValidationError(f"comparison {spec} does not hold")
 
 
+def _pattern_keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`pattern`, searched in linear time (rules/regex.py) rather than by backtracking `re`."""
+    from jsonschema import ValidationError
+
+    from vllm_lint.rules.regex import compile_search
+
+    if isinstance(instance, str) and not compile_search(pattern)(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @cache
 def validator_class() -> Any:
-    """Draft 2020-12 with the `compare` keyword: what a rule's `rejects` is written in."""
+    """Draft 2020-12 with the `compare` keyword: what a rule's `rejects` is written in;
+    `pattern` runs in linear time."""
     from jsonschema import Draft202012Validator, validators
 
-    return validators.extend(Draft202012Validator, {"compare": _compare_keyword})
+    keywords = {"compare": _compare_keyword, "pattern": _pattern_keyword}
+    return validators.extend(Draft202012Validator, keywords)
+
+
+def _refuse(uri: str) -> Any:
+    from referencing.exceptions import NoSuchResource
+
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs class
+
+
+@cache
+def _local_only() -> Any:
+    """A registry that retrieves nothing: a `$ref` outside the rule's schema fails rather than
+    being fetched over the network or read from a file (packs are checked for it on loading)."""
+    from referencing import Registry
+
+    return Registry(retrieve=_refuse)  # type: ignore[call-arg]  # attrs class
 
 
 @cache
@@ -66,7 +93,12 @@ def _check(rule: Rule) -> Callable[[Any], bool]:
     from vllm_lint.rules.fastschema import compile_schema
 
     check = compile_schema(rule.rejects, compare_holds)
-    return check if check is not None else validator_class()(rule.rejects).is_valid
+    if check is not None:
+        return check
+    validator: Callable[[Any], bool] = validator_class()(
+        rule.rejects, registry=_local_only()
+    ).is_valid
+    return validator
 
 
 def evaluate(settings: Settings, ruleset: RuleSet) -> list[Finding]:

@@ -9,7 +9,6 @@ Semantics are Draft 2020-12's (tests/test_fastschema.py holds both to the same v
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Any
 
@@ -181,8 +180,13 @@ def _keyword(key: str, arg: Any, compare: Compare | None) -> Predicate:
         each = _compile(arg, compare)
         return lambda v: not isinstance(v, list) or all(map(each, v))
     if key == "pattern" and isinstance(arg, str):
-        search = re.compile(arg).search  # jsonschema searches, unanchored
-        return lambda v: not isinstance(v, str) or search(v) is not None
+        from vllm_lint.rules.regex import UnsupportedPattern, compile_search
+
+        try:  # jsonschema searches, unanchored; here in linear time whatever the pattern
+            found = compile_search(arg)
+        except UnsupportedPattern:
+            raise Unsupported(key) from None
+        return lambda v: not isinstance(v, str) or found(v)
     if key == "compare" and compare is not None:
         holds_for = compare
         return lambda v: not isinstance(v, dict) or holds_for(v, arg)

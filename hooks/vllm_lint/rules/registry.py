@@ -108,19 +108,22 @@ def _pointer(path: Iterable[Any]) -> str:
     return "/" + "/".join(str(part) for part in path)
 
 
-def load_rule_file(path: Path, validate: bool = True) -> list[Rule]:
+MAX_PACK_BYTES = 1 << 20
+_MAX_PACK_DEPTH = 64  # nesting of a pack's JSON: jsonschema recurses once or more per level
+
+
+def load_rule_file(path: Path, validate: bool = True, inside: Path | None = None) -> list[Rule]:
     """Read and validate one rule file; any problem is a RuleFileError naming file and pointer.
 
-    The built-in files are validated by the tests, not on every run (`validate=False`).
+    The built-in files are validated by the tests, not on every run (`validate=False`). A
+    project's pack (`validate=True`) is read like a linted file (a regular file, at most
+    MAX_PACK_BYTES, inside `inside` when given) and must be safe to run (rules/pack_checks.py).
     """
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleFileError(f"{path}: cannot read rule file: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise RuleFileError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
     if not validate:
+        with path.open(encoding="utf-8") as handle:
+            data = json.load(handle)
         return [_rule_from(entry, str(path)) for entry in data["rules"]]
+    data = _read_pack(path, inside)
     from jsonschema import Draft202012Validator
 
     meta = Draft202012Validator(_meta_schema())
@@ -131,11 +134,10 @@ def load_rule_file(path: Path, validate: bool = True) -> list[Rule]:
     rules = [_rule_from(entry, str(path)) for entry in data["rules"]]
     for index, rule in enumerate(rules):
         if rule.rejects is not None:
-            try:
-                Draft202012Validator.check_schema(rule.rejects)
-            except Exception as exc:  # jsonschema.SchemaError
-                pointer = _pointer(["rules", index, "rejects"])
-                raise RuleFileError(f"{path}: {pointer}: invalid schema: {exc}") from None
+            _check_rejects(path, index, rule.rejects)
+        if rule.url and not _is_https(rule.url):
+            pointer = _pointer(["rules", index, "url"])
+            raise RuleFileError(f"{path}: {pointer}: only an https:// address is allowed")
         for bound in (rule.since, rule.before):
             if bound is not None:
                 try:
@@ -145,6 +147,60 @@ def load_rule_file(path: Path, validate: bool = True) -> list[Rule]:
                         f"{path}: {_pointer(['rules', index])}: bad release {bound!r}"
                     ) from None
     return rules
+
+
+def _read_pack(path: Path, inside: Path | None) -> Any:
+    from vllm_lint.argv.json_flags import deeper
+    from vllm_lint.files.reader import read_bytes
+
+    try:
+        raw = read_bytes(path, MAX_PACK_BYTES + 1, inside=inside)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        where = f" (rule packs must be regular files inside {inside})" if inside else ""
+        raise RuleFileError(f"{path}: cannot read rule file: {why}{where}") from None
+    if len(raw) > MAX_PACK_BYTES:
+        raise RuleFileError(f"{path}: larger than {MAX_PACK_BYTES} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RuleFileError(f"{path}: cannot read rule file: not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise RuleFileError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except (RecursionError, ValueError) as exc:  # ValueError: a number of 5,000 digits
+        raise RuleFileError(f"{path}: invalid JSON: {str(exc) or 'nested too deeply'}") from None
+    if deeper(data, _MAX_PACK_DEPTH):
+        raise RuleFileError(f"{path}: nested more than {_MAX_PACK_DEPTH} levels deep")
+    return data
+
+
+def _check_rejects(path: Path, index: int, rejects: Any) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    from vllm_lint.rules.pack_checks import PackSchemaError, check_rejects
+
+    where = _pointer(["rules", index, "rejects"])
+    try:
+        Draft202012Validator.check_schema(rejects)
+    except SchemaError as exc:
+        inner = _pointer(exc.absolute_path) if exc.absolute_path else ""
+        raise RuleFileError(f"{path}: {where}{inner}: invalid schema: {exc.message}") from None
+    try:
+        check_rejects(rejects)
+    except PackSchemaError as exc:
+        pointer = where + exc.pointer.removeprefix("#")
+        raise RuleFileError(f"{path}: {pointer}: {exc}") from None
+
+
+def _is_https(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme == "https" and bool(parts.netloc) and url.isprintable() and " " not in url
 
 
 @lru_cache(maxsize=1)
