@@ -43,14 +43,27 @@ def render(case: Path) -> str:
     args_file = case / "args.txt"
     listed = args_file.read_text(encoding="utf-8").split("\n") if args_file.is_file() else []
     args = [a for a in listed if a] or list(DEFAULT_ARGS)
+    env_file = case / "env.txt"  # NAME=VALUE lines: the runner's environment for this case
+    env = dict(
+        line.split("=", 1)
+        for line in (env_file.read_text(encoding="utf-8").split("\n") if env_file.is_file() else [])
+        if "=" in line
+    )
+    saved = {name: os.environ.get(name) for name in env}
     out, err = io.StringIO(), io.StringIO()
     previous = Path.cwd()
     os.chdir(case)
+    os.environ.update(env)
     try:
         with redirect_stdout(out), redirect_stderr(err):
             code = main([*args, "--color", "never"])
     finally:
         os.chdir(previous)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     text = f"exit {code}\n{out.getvalue()}"
     return text + (f"--- stderr\n{err.getvalue()}" if err.getvalue() else "")
 

@@ -242,6 +242,7 @@ def run() -> NoReturn:
 
 def _lint(ns: argparse.Namespace) -> int:
     from vllm_lint.config import ConfigError
+    from vllm_lint.files.budget import file_seconds
     from vllm_lint.model import Severity
     from vllm_lint.options import Options
     from vllm_lint.pipeline import lint_paths, reported
@@ -253,6 +254,7 @@ def _lint(ns: argparse.Namespace) -> int:
         root=Path.cwd(),
         configs=_configs(ns),
         keep_invocations=ns.show_invocations,  # else each file's launches go once checked
+        time_budget=file_seconds(),
     )
     try:
         results, texts = _results(ns, options, lint_paths)

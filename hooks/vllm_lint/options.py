@@ -18,6 +18,7 @@ class Options:
     root: Path = field(default_factory=Path.cwd)  # nothing outside is read
     configs: Configs = field(default_factory=Configs)  # default: no configuration file
     keep_invocations: bool = True  # False: each file's launches are dropped once checked
+    time_budget: float | None = None  # seconds per file, then a finding (files/budget.py)
 
     def config_for(self, path: str) -> Config:
         return self.configs.for_path(path)

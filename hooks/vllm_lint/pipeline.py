@@ -113,7 +113,16 @@ def lint_file(path: str, options: Options) -> FileResult:
         if sniff.worth_parsing(data, kind):
             return _input_problem(path, "VL902", f"larger than {limit} bytes; not checked")
         return FileResult(path)
-    return lint_bytes(path, data, options)
+    if not options.time_budget:
+        return lint_bytes(path, data, options)
+    from vllm_lint.files.budget import TooSlow, time_limit
+
+    try:
+        with time_limit(options.time_budget):
+            return lint_bytes(path, data, options)
+    except TooSlow:
+        what = f"linting it took more than {options.time_budget:g} s; not checked"
+        return _input_problem(path, "VL906", what)
 
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -118,11 +118,25 @@ def catalog_release(release: str) -> str:
 # -- where a release is written -----------------------------------------------------------------
 
 _IMAGE_TAG = re.compile(rf"^v?({_VERSION})(?:[-_.+].*)?$")
-# `pip install … vllm==X` (pip, pip3, `python -m pip`, `uv pip`), extras and quotes allowed
-_PIP_INSTALL = re.compile(
-    rf"(?:pip3?|uv\s+pip)\s+install\b[^\n]*?(?<![\w.-])[\"']?vllm(?:\[[^\]]*\])?\s*===?\s*v?({_VERSION})",
-    re.IGNORECASE,
-)
+# Pins are looked for with patterns whose every repeat is bounded or stops at the line's end, so
+# the work stays linear in the file whatever it holds (`vllm[` without `]` on every line, `pip
+# install` a thousand times on one line …).
+_EXTRAS = r"(?:\[[^\]\n]{0,200}\])?"
+_PIN_SPEC = re.compile(rf"(?<![\w.-])[\"']?vllm{_EXTRAS}[ \t]*===?[ \t]*v?({_VERSION})", re.I)
+_INSTALL = re.compile(r"(?:pip3?|uv[ \t]+pip)[ \t]+install\b", re.I)
+
+
+def _pip_installs(text: str) -> Iterator[tuple[str, int]]:
+    """(release as written, its offset) of each `vllm==X` after `pip install` on the same line
+    (pip, pip3, `python -m pip`, `uv pip`), extras and quotes allowed."""
+    start = 0
+    for line in text.split("\n"):
+        if "vllm" in line or "VLLM" in line.upper():
+            install = _INSTALL.search(line)
+            if install is not None:
+                for match in _PIN_SPEC.finditer(line, install.end()):
+                    yield match.group(1), start + match.start(1)
+        start += len(line) + 1
 
 
 def known(choice: ReleaseChoice) -> ReleaseChoice:
@@ -163,7 +177,9 @@ _SIF = re.compile(rf"vllm-openai[_-]v?({_VERSION})[^/]*[.]sif$")
 def from_image(image: str) -> ReleaseChoice | None:
     """The release a vLLM server image deploys, from its tag (None if it names no release);
     an Apptainer image converted from one keeps the tag in its name (`vllm-openai_v0.10.2.sif`)."""
-    sif = _SIF.search(image)
+    # the last path component only, and only a `.sif`: a search of the whole name rescanned
+    # the rest of it from every `vllm-openai_` in it
+    sif = _SIF.search(image.rpartition("/")[2]) if image.endswith(".sif") else None
     if sif is not None:
         return known(ReleaseChoice(normalize(sif.group(1)), f"image {image}"))
     name, _, digest = image.partition("@")
@@ -186,28 +202,28 @@ def from_image(image: str) -> ReleaseChoice | None:
 
 def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
     """The release of the first `pip install vllm==X` in a script or a Dockerfile `RUN`."""
-    match = _PIP_INSTALL.search(text)
-    if match is None:
+    written = next((version for version, _at in _pip_installs(text)), None)
+    if written is None:
         return None
-    return release_of_pin(match.group(1), f"pip install vllm=={{}}{where}")
+    return release_of_pin(written, f"pip install vllm=={{}}{where}")
 
 
 # `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere
-_QUOTED_PIN = re.compile(rf"[\"'`]vllm(?:\[[^\]]*\])?\s*===?\s*v?({_VERSION})")
-_IMAGE_REF = re.compile(r"[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
+_QUOTED_PIN = re.compile(rf"[\"'`]vllm{_EXTRAS}\s{{0,50}}===?\s{{0,50}}v?({_VERSION})")
+# tried at the start of a path only (the look-behind): from every character of a long
+# `a/a/a/…` it rescanned the rest of it
+_IMAGE_REF = re.compile(r"(?<![\w./-])[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
 
 
 def pins_in(text: str, images: bool = True) -> list[tuple[int, ReleaseChoice]]:
     """Every release a document or a program names, with its offset: `pip install vllm==X`,
     a quoted `"vllm==X"` requirement, a vLLM server image tagged with a release (`images`)."""
     found: list[tuple[int, ReleaseChoice]] = []
-    for match in _PIP_INSTALL.finditer(text):
-        written = match.group(1)
-        found.append(
-            (match.start(1), ReleaseChoice(normalize(written), f"pip install vllm=={written}"))
-        )
+    for written, at in _pip_installs(text):
+        found.append((at, ReleaseChoice(normalize(written), f"pip install vllm=={written}")))
+    installed = {at for at, _ in found}  # a set: `any` over the list per pin was quadratic
     for match in _QUOTED_PIN.finditer(text):
-        if not any(at == match.start(1) for at, _ in found):
+        if match.start(1) not in installed:
             written = match.group(1)
             found.append((match.start(1), ReleaseChoice(normalize(written), f"vllm=={written}")))
     for match in _IMAGE_REF.finditer(text) if images else ():
@@ -229,6 +245,7 @@ def pins_in(text: str, images: bool = True) -> list[tuple[int, ReleaseChoice]]:
 # no answer and the search stops there rather than guess.
 
 _PIN_BYTES = 1 << 20
+_MAX_PINS = 64  # requirements of one file looked at for pins (past two versions: ambiguous)
 _PINNED = rf"v?({_VERSION})"
 _FROM = re.compile(
     rf"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?\S*vllm-openai(?:-cpu)?:{_PINNED}\S*", re.I | re.M
@@ -282,10 +299,12 @@ def _requirement_lines(text: str) -> list[tuple[str, int]]:
     k = 0
     while k < len(lines):
         start = k
-        line = lines[k]
-        while line.rstrip().endswith("\\") and k + 1 < len(lines):
+        parts = [lines[k]]
+        while parts[-1].rstrip().endswith("\\") and k + 1 < len(lines):
             k += 1
-            line = line.rstrip()[:-1] + " " + lines[k]
+            parts[-1] = parts[-1].rstrip()[:-1]
+            parts.append(lines[k])  # joined once: `line + next` per line copied the lot
+        line = " ".join(parts)
         k += 1
         line = re.sub(r"(?:^|\s)#.*", "", line)
         line = re.sub(r"\s--?[A-Za-z][\w-]*(?:[= ]\S+)?", " ", " " + line).strip()
@@ -308,7 +327,7 @@ def _toml(text: str) -> dict[str, Any] | None:
         import tomli as tomllib
     try:
         data: dict[str, Any] = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # RecursionError: [[[[…
         return None
     return data
 
@@ -325,7 +344,7 @@ def _pyproject_pins(text: str) -> list[tuple[str, int]]:
     for group in (data.get("dependency-groups", {}) or {}).values():
         strings += [d for d in group if isinstance(d, str)]
     found = []
-    for requirement in strings:
+    for requirement in strings[:_MAX_PINS]:  # each is looked for in the text: a few suffice
         version = exact_pin(requirement)
         if version is not None:
             found.append((version, _line_of(text, requirement.split(";")[0].strip())))
@@ -362,7 +381,7 @@ def _pipfile_pins(text: str) -> list[tuple[str, int]]:
 
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     found = []
     for section in ("default", "develop"):
@@ -378,8 +397,8 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     if "vllm" not in text.lower():
         return []
     if kind == "requirements":
-        pins = [(exact_pin(line), number) for line, number in _requirement_lines(text)]
-        return [(v, n) for v, n in pins if v is not None]
+        exact = [(exact_pin(line), number) for line, number in _requirement_lines(text)]
+        return [(v, n) for v, n in exact if v is not None]
     if kind == "pyproject":
         return _pyproject_pins(text)
     if kind == "lock":
@@ -387,15 +406,19 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     if kind == "pipfile":
         return _pipfile_pins(text)
     found = []
-    for pattern in (_FROM, _PIP_INSTALL):
-        for match in pattern.finditer(text):
-            found.append((match.group(1), text.count("\n", 0, match.start()) + 1))
+    pins = [(m.group(1) or "", m.start()) for m in _FROM.finditer(text)]
+    pins += _pip_installs(text)
+    line, counted = 1, 0
+    for written, at in sorted(pins, key=lambda pin: pin[1]):  # lines counted once, not per pin
+        line += text.count("\n", counted, at)
+        counted = at
+        found.append((written, line))
     return found
 
 
 def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
     """The release pinned nearest to `path` inside `root`, with where it was found."""
-    try:
+    try:  # realpath, not Path.resolve: that raises RuntimeError on a link loop
         top = Path(os.path.realpath(root))
         folder = Path(os.path.realpath(path)).parent
     except (OSError, ValueError):
@@ -448,7 +471,7 @@ def _file_pins(
 
 
 def _read_pin_file(path: Path, top: Path) -> str | None:
-    """A pin file's text; a link out of the repo is never followed."""
+    """A pin file's text; a link out of the repo is never followed (files/reader.py)."""
     from vllm_lint.files.reader import read_text
 
     return read_text(path, _PIN_BYTES, inside=top)

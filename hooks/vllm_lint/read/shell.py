@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from vllm_lint.files.textpos import FilePositions, MappedPositions, Positions, ShiftedPositions
 from vllm_lint.model import Span, Token
@@ -40,6 +41,11 @@ _OPENERS = frozenset({"if", "while", "until", "case", "for", "select"})
 _CLOSERS = frozenset({"fi", "done", "esac"})
 _GRAMMAR = frozenset({"then", "do", "else", "elif", "{", "}", "!", "function"})
 _MAX_EVAL_DEPTH = 4
+# `A+=…` copies the value so far: past these sizes a variable is unknown (never judged), so
+# that ten thousand appends cost linear time, not quadratic.
+MAX_VALUE = 4096  # characters of a string variable built by appends
+MAX_ITEMS = 1024  # elements of an array built by appends
+MAX_ALTERNATIVES = 64  # literals a variable was given on different branches
 # Stands in for each character of a template expression (`{{ … }}`, `${var}` of Terraform)
 # that was masked before parsing; a word holding it is opaque.
 TEMPLATE_MARK = "\ue000"
@@ -84,6 +90,36 @@ class Command:
     # the text assigned to variables whose value is not known (`${IMAGE:-vllm/vllm-openai:v1}`)
     shapes: Mapping[str, str] = field(default_factory=dict)
     unknown: tuple[frozenset[int], ...] = ()  # per word, which characters are not known
+
+
+_T = TypeVar("_T")
+
+
+class _Snapshot(Mapping[str, _T]):
+    """A table as it was when a command ran (its exports, the values its variables may have):
+    a length of the lexer's log of changes, made into a table only when read. Most commands
+    are never asked; copying the table for each of them cost time that grew as the square of
+    the script. A name logged with None is left out (not known)."""
+
+    def __init__(self, log: list[tuple[str, _T | None]], size: int) -> None:
+        self._log = log
+        self._size = size
+        self._table: dict[str, _T] | None = None
+
+    def _read(self) -> dict[str, _T]:
+        if self._table is None:
+            table = dict(self._log[: self._size])  # a later change of a name wins
+            self._table = {k: v for k, v in table.items() if v is not None}
+        return self._table
+
+    def __getitem__(self, name: str) -> _T:
+        return self._read()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 @dataclass
@@ -152,6 +188,8 @@ class Lexer:
         self.variables: dict[str, VarValue] = dict(variables or {})
         self.kube_vars = kube_vars or {}
         self.exported: dict[str, Token] = dict(exported or {})
+        # every change of `exported` and `_alternatives`, in order (see _Snapshot)
+        self._exports: list[tuple[str, Token | None]] = list(self.exported.items())
         self._depth = _depth
         self._unknown = unknown  # indices of `text` whose characters are not known
         self._source = source
@@ -160,6 +198,7 @@ class Lexer:
         self._after_logic = False  # the current command follows && or ||
         self._heredocs: list[tuple[str, bool]] = []  # pending (delimiter, strip tabs)
         self._alternatives: dict[str, frozenset[str] | None] = dict(alternatives or {})
+        self._changes: list[tuple[str, frozenset[str] | None]] = list(self._alternatives.items())
         self._shapes: dict[str, str] = {}
 
     # -- public -------------------------------------------------------------------------
@@ -259,8 +298,8 @@ class Lexer:
             tuple(words),
             tuple(it.points for it in items),
             self._conditional,
-            dict(self.exported),
-            {k: v for k, v in self._alternatives.items() if v is not None},
+            _Snapshot(self._exports, len(self._exports)),
+            _Snapshot(self._changes, len(self._changes)),
             tuple(it.at for it in items),
             self._shapes,
             tuple(it.opaque_at for it in items),
@@ -284,6 +323,7 @@ class Lexer:
             self._depth + 1,
             source=self._source,
         )
+        inner._exports = self._exports  # one log: what the sourced file exports stays exported
         before = dict(self.variables)
         for _command in inner.commands():
             pass
@@ -321,6 +361,7 @@ class Lexer:
         inner._frames = self._frames + (1 if self._after_logic else 0)
         inner._stack = [_IfFrame("eval") for _ in range(inner._frames)]
         inner._alternatives, inner._shapes = self._alternatives, self._shapes
+        inner._exports, inner._changes = self._exports, self._changes  # one log each
         yield from inner.commands()
         self.variables, self.exported = inner.variables, inner.exported
 
@@ -369,9 +410,11 @@ class Lexer:
             return
         where = export or self.exported[name].span
         if isinstance(value, Value) and not value.opaque:
-            self.exported[name] = Token(value.text, _span(self.path, list(value.points), where))
+            exported = Token(value.text, _span(self.path, list(value.points), where))
         else:
-            self.exported[name] = Token("", where, opaque=True)
+            exported = Token("", where, opaque=True)
+        self.exported[name] = exported
+        self._exports.append((name, exported))
 
     def _note_alternative(self, name: str, value: str | None) -> None:
         """Remember each literal `name` is given; a first value given on one branch only (the
@@ -379,15 +422,19 @@ class Lexer:
         before = self._alternatives.get(name, frozenset())
         first = name not in self._alternatives
         if value is None or before is None or (first and self._conditional):
-            self._alternatives[name] = None
-        else:
-            self._alternatives[name] = before | {value}
+            known = None
+        elif value in before:
+            return
+        else:  # past MAX_ALTERNATIVES values, unknown: the sets are copied as they grow
+            known = before | {value} if len(before) < MAX_ALTERNATIVES else None
+        self._alternatives[name] = known
+        self._changes.append((name, known))
 
     def _assign_array(self, it: _ArrayItem) -> None:
         items = it.elements
         before = self.variables.get(it.name)
         if it.append:
-            if isinstance(before, ArrayValue):
+            if isinstance(before, ArrayValue) and len(before.items) + len(items) <= MAX_ITEMS:
                 items = before.items + items
             elif isinstance(before, Value) and it.token is not None:
                 first = Token(before.text, _span(self.path, list(before.points), it.token.span))
@@ -658,8 +705,10 @@ class Lexer:
         if text.startswith("$((", i):
             return self._opaque(word, start, _matching_paren(text, i + 1))
         if text.startswith("$(", i):
-            inner = text[i + 2 : text.find(")", i + 2)] if ")" in text[i:] else ""
-            if _NAME.fullmatch(inner) and inner in self.kube_vars:
+            close = text.find(")", i + 2)  # once: `")" in text[i:]` copied the rest per `$(`
+            name = _NAME.match(text, i + 2, close) if close >= 0 else None
+            inner = name.group() if name is not None and name.end() == close else ""
+            if inner and inner in self.kube_vars:
                 # kubelet substitutes $(VAR) from the container env before any shell runs
                 end = i + 3 + len(inner)
                 self._insert(Value(self.kube_vars[inner]), start, end, word, quoted, extra)

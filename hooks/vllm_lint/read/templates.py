@@ -11,6 +11,7 @@ words holding them opaque. Literal flags around them are still checked.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -67,10 +68,10 @@ def mask(text: str, path: str) -> Masked:
     chars = list(text)
     flavor = ""
     first = 0
-    if _TF_DIRECTIVE.search(text) or (is_template_name(path) and _DOLLAR_BRACE.search(text)):
+    if _found(_TF_DIRECTIVE, text) or (is_template_name(path) and _found(_DOLLAR_BRACE, text)):
         flavor = "terraform"
         first = _mask_terraform(text, chars)
-    elif is_template_name(path) and _PY_FIELD.search(text):
+    elif is_template_name(path) and _found(_PY_FIELD, text):
         flavor = "format"
         first = _mask_pattern(text, chars, _PY_FIELD)
     result = "".join(chars)
@@ -159,7 +160,7 @@ def _mask_terraform(text: str, chars: list[str]) -> int:
     depth_drop: list[bool] = []
     dropping = False
     last = 0
-    for match in _TF_DIRECTIVE.finditer(text):
+    for match in _closed(_TF_DIRECTIVE, text):
         if not first:
             first = text.count("\n", 0, match.start()) + 1
         if dropping:
@@ -173,7 +174,7 @@ def _mask_terraform(text: str, chars: list[str]) -> int:
             dropping = depth_drop.pop() if depth_drop else False
         _blank(chars, match.start(), match.end())
         last = match.end()
-    for match in _DOLLAR_BRACE.finditer(text):
+    for match in _closed(_DOLLAR_BRACE, text):
         if chars[match.start()] != " ":
             first = first or text.count("\n", 0, match.start()) + 1
             for k in range(match.start(), match.end()):
@@ -183,7 +184,7 @@ def _mask_terraform(text: str, chars: list[str]) -> int:
 
 def _mask_pattern(text: str, chars: list[str], pattern: re.Pattern[str]) -> int:
     first = 0
-    for match in pattern.finditer(text):
+    for match in _closed(pattern, text):
         first = first or text.count("\n", 0, match.start()) + 1
         for k in range(match.start(), match.end()):
             chars[k] = TEMPLATE_MARK
@@ -191,6 +192,28 @@ def _mask_pattern(text: str, chars: list[str], pattern: re.Pattern[str]) -> int:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+def _closed(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern that ends at a `}` (and whose body holds no
+    `}`), searched only where a `}` can still end it: within one line up to its last `}` when
+    the body stops at line ends too. Every attempt then either matches or fails at once, so a
+    line of ten thousand `${` without a `}` costs linear time, not quadratic."""
+    if "\\n" not in pattern.pattern:  # the body may span lines: stop at the text's last `}`
+        yield from pattern.finditer(text, 0, text.rfind("}") + 1)
+        return
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        close = text.rfind("}", start, end)
+        if close >= 0:
+            yield from pattern.finditer(text, start, close + 1)
+        start = end + 1
+
+
+def _found(pattern: re.Pattern[str], text: str) -> bool:
+    return next(_closed(pattern, text), None) is not None
 
 
 def _blank(chars: list[str], start: int, end: int) -> None:

@@ -105,11 +105,14 @@ def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
     positions = FilePositions(path, text)
     stages: list[_Stage] = []
+    named: dict[str, _Stage] = {}
     global_args: dict[str, str | None] = {}
     for line in _instructions(path, text, positions):
         kw = line.keyword
         if kw == "FROM":
-            stages.append(_from(line, stages, global_args))
+            stage = _from(line, stages, named, global_args)
+            stages.append(stage)
+            named[stage.name] = stage  # the last stage of a name is the one FROM refers to
             continue
         if kw == "ARG":
             target = stages[-1].args if stages else global_args
@@ -253,7 +256,9 @@ def _lex(
     return words, assigned
 
 
-def _from(line: _Line, stages: list[_Stage], global_args: dict[str, str | None]) -> _Stage:
+def _from(
+    line: _Line, stages: list[_Stage], named: dict[str, _Stage], global_args: dict[str, str | None]
+) -> _Stage:
     words = [w for w in _words(line) if not w.text.startswith("--")]
     image = words[0] if words else None
     name = words[2].text if len(words) >= 3 and words[1].text.lower() == "as" else str(len(stages))
@@ -261,7 +266,7 @@ def _from(line: _Line, stages: list[_Stage], global_args: dict[str, str | None])
         return _Stage(name, None, None, False)
     text = _ARG_REF.sub(lambda m: _arg_value(m, global_args), image.text)
     resolved = Token(text, image.span, "${" in text or "$" in text)
-    parent = next((s for s in reversed(stages) if s.name == resolved.text), None)
+    parent = named.get(resolved.text)  # a look-up, not a scan of the stages before
     if parent is not None:  # FROM an earlier stage: inherit what it runs and holds
         return _Stage(
             name,

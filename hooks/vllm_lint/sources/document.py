@@ -53,14 +53,12 @@ _OTHER_MAX = 1 << 20
 
 
 def read_inside(target: Path, root: Path | None) -> str | None:
-    """The text of `target` if it lies inside `root` (links resolved), else None."""
+    """The text of `target` if it lies inside `root` (links resolved), else None: a regular
+    file, read capped and never blocking (files/reader.py)."""
+    from vllm_lint.files.reader import read_bytes
+
     try:
-        resolved = target.resolve()
-        top = (root or Path.cwd()).resolve()
-        if not resolved.is_relative_to(top) or not resolved.is_file():
-            return None
-        with open(resolved, "rb") as handle:
-            data = handle.read(_OTHER_MAX + 1)
+        data = read_bytes(target, _OTHER_MAX + 1, inside=root or Path.cwd())
     except (OSError, ValueError):
         return None
     if len(data) > _OTHER_MAX or b"\0" in data[:8192]:

@@ -32,14 +32,19 @@ def find(doc: Document) -> Iterator[Invocation]:
         yield invocation(path, launch, f"{where} line {line}", base, hint=pinned)
 
 
+MAX_SOURCED = 32  # files a script's `source` lines read (nested ones included); then unknown
+
+
 def sourcer(path: str, root: Path | None) -> Sourcer:
     """Reads what a script `source`s: a literal path relative to the script's folder (or
     absolute inside the repo); never outside the root."""
     here = Path(path).parent
+    left = [MAX_SOURCED]
 
     def read(name: str) -> tuple[str, str] | None:
-        if not name or "$" in name or "`" in name:
+        if not name or "$" in name or "`" in name or left[0] <= 0:
             return None
+        left[0] -= 1  # a script sourcing one file 100,000 times would re-read it each time
         target = Path(name) if name.startswith("/") else here / name
         text = read_inside(target, root)
         return None if text is None else (text, str(target))

@@ -27,7 +27,15 @@ from vllm_lint.effective.derive.values import Derived
 from vllm_lint.effective.settings import Settings
 from vllm_lint.release import key
 
-_PINNED_IMAGE = re.compile(r":v?\d+\.\d+\.\d+[^/]*$|@sha256:[0-9a-f]{64}$")
+# matched on the image's last path component (after its last `/`): a search of the whole name
+# for `:1.2.3[^/]*$` took quadratic time on `:1.1.1:1.1.1…/`
+_PINNED_TAG = re.compile(r":v?\d+\.\d+\.\d+")
+_DIGEST = re.compile(r"@sha256:[0-9a-f]{64}")
+
+
+def _pinned(image: str) -> bool:
+    last = image.rpartition("/")[2]
+    return bool(_PINNED_TAG.search(last)) or bool(_DIGEST.fullmatch(image[-72:]))
 
 
 def derive(settings: Settings) -> None:
@@ -42,7 +50,7 @@ def derive(settings: Settings) -> None:
     # (for organisation policies in rule packs: "pin the vLLM image").
     image = settings.get("image")
     if isinstance(image, str):
-        out.put("image_pinned", bool(_PINNED_IMAGE.search(image)), "image")
+        out.put("image_pinned", _pinned(image), "image")
     put = out.put
     serve.derive_frontend(settings, release, put)
     serve.derive_serve_mode(settings, release, put)
