@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -62,14 +62,14 @@ class Rule:
             return ""
         return self.vllm_error[max(applicable, key=versions.key)]
 
-    @property
+    @cached_property  # read for every finding: computed once per rule
     def help_uri(self) -> str:
         """The rule's documentation: its section of docs/rules.md, or a pack's own `url`."""
         if self.url or self.origin_is_pack:
             return self.url
         return f"{DOCS_URL}#{self.id.lower()}-{self.slug}"
 
-    @property
+    @cached_property
     def origin_is_pack(self) -> bool:
         return bool(self.origin) and (schemas_dir() / "rules") not in Path(self.origin).parents
 
