@@ -256,13 +256,10 @@ def test_config_from_base_uses_the_base_configuration_and_its_rule_packs(
             "policy/org.json": pack,
         },
     )
-    event = _pull_request(
-        workspace,
-        {
-            "ci/vllm-lint.yaml": "ignore: [ORG001]\nextra-rules: [../policy/org.json]\n",
-            "policy/org.json": json.dumps({"rules": []}),
-        },
-    )
+    # the pull request keeps the configuration and defuses the pack: its rule rejects nothing
+    defused = json.loads(pack)
+    defused["rules"][0]["rejects"] = {"not": {}}
+    event = _pull_request(workspace, {"policy/org.json": json.dumps(defused)})
     head = run_action(workspace, runner_temp, {"config": "ci/vllm-lint.yaml"}, event)
     assert head.outputs["findings-count"] == "0", head.log
     base = run_action(

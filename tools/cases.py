@@ -6,8 +6,9 @@
     python -m tools.cases docs         # rewrite docs/rules.md (each rule with its case output)
 
 A case folder holds input files, an optional `args.txt` file (one CLI argument per line; default
-`--show-invocations .`) and `expected.txt`: the exit code and the output, run with the folder as
-the working directory. tests/test_cases.py runs them all; docs/rules.md quotes each rule's
+`--show-invocations .`), an optional `env.txt` (`NAME=value` lines: the runner's environment,
+e.g. VLLM_LINT_FILE_SECONDS) and `expected.txt`: the exit code and the output, run with the
+folder as the working directory. tests/test_cases.py runs them all; docs/rules.md quotes each rule's
 case output under the rule.
 
 Rule cases (tests/cases/rules/<area>/VLnnn-<slug>/) are written from the rule's own examples:

@@ -390,22 +390,16 @@ def _reported(results: Sequence[Mapping[str, Any]]) -> Counter[tuple[str, str, i
 
 
 def _unconfigured(
-    inputs: Inputs, targets: Sequence[str], temp: str
+    inputs: Inputs, targets: Sequence[str]
 ) -> list[tuple[tuple[str, str, int, int], Any]] | None:
     """The findings of the same lint with no configuration file at all, keyed by place."""
     from vllm_lint.report.github import workspace_path
 
-    empty = os.path.join(temp, f"vllm-lint-no-config-{secrets.token_hex(8)}.yaml")
-    with open(empty, "w", encoding="utf-8"):
-        pass
-    try:
-        args = ["--format", "json", "--fail-on", "never"]
-        args += _shared_arguments(inputs, empty)
-        proc = subprocess.run(
-            _cli(*args, "--", *targets), capture_output=True, check=False, encoding="utf-8"
-        )
-    finally:
-        os.remove(empty)
+    args = ["--format", "json", "--fail-on", "never", "--no-config"]
+    args += _shared_arguments(inputs, None)
+    proc = subprocess.run(
+        _cli(*args, "--", *targets), capture_output=True, check=False, encoding="utf-8"
+    )
     if proc.returncode != 0:
         return None
     try:
@@ -426,13 +420,12 @@ def report_removed(
     sarif_file: str,
     code: int,
     env: Mapping[str, str],
-    temp: str,
 ) -> None:
     """Lint again without any configuration, and say plainly which findings (rules, files)
     the configuration removed, and when its fail-on let the step pass; a warning when the pull
     request changed a configuration file."""
     results = _sarif_results(sarif_file)
-    keyed = _unconfigured(inputs, targets, temp) if results is not None else None
+    keyed = _unconfigured(inputs, targets) if results is not None else None
     if results is None or keyed is None:
         return
     kept = _reported(results)
@@ -533,9 +526,9 @@ def main(env: Mapping[str, str] | None = None) -> int:
             code = 0
         elif inputs.config_from == "base":
             with base_configuration(inputs, env) as config:
-                code = _lint(inputs, targets, sarif_file, config, env, temp)
+                code = _lint(inputs, targets, sarif_file, config, env)
         else:
-            code = _lint(inputs, targets, sarif_file, inputs.config or None, env, temp)
+            code = _lint(inputs, targets, sarif_file, inputs.config or None, env)
     except (InputError, OSError) as exc:
         _command("error", str(exc))
         return EXIT_USAGE
@@ -553,13 +546,12 @@ def _lint(
     sarif_file: str,
     config: str | None,
     env: Mapping[str, str],
-    temp: str,
 ) -> int:
     args = cli_arguments(inputs, targets, sarif_file, config)
     print(inert("vllm-lint " + shlex.join(args)), flush=True)
     code = _run(args)
     if code in (0, 1):
-        report_removed(inputs, targets, sarif_file, code, env, temp)
+        report_removed(inputs, targets, sarif_file, code, env)
     return code
 
 

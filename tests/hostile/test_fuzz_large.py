@@ -27,7 +27,8 @@ FRAGMENTS = [
     "`", "#", " # vllm-lint: ignore[VL001] r\n", "--max-model-len " + "9" * 310 + ".5k ",
     "9" * 400, "1e400 ", "\u202e", "\r", "\x85", "\u2028", "--speculative-config.a", ".a",
     "\t", ";", "&&", "|", "(", ")", "\x1b[2J", "::error::x\n", "##[error]x ", "FROM x AS a\n",
-    "CMD [", "--config ", "vllm serve m ",
+    "CMD [", "--config ", "vllm serve m ", "```", "```bash\n", ".. code-block:: bash\n", "(",
+    "[[", "lambda: ", "f'{", '"""', "\\x", "<!-- vllm-lint: ignore -->\n", "$(MAKE)", "\t",
 ]  # fmt: skip
 
 IMAGE = "vllm/vllm-openai:v0.33.0"
@@ -40,6 +41,10 @@ KINDS: dict[str, tuple[str, str, str]] = {  # file name, text before, text after
     "template": ("t.yaml.tpl", "# vllm\na: ", "\n"),
     "requirements": ("requirements.txt", "", "\n"),
     "ci": (".gitlab-ci.yml", f"job:\n  image: {IMAGE}\n  script:\n    - vllm serve m ", "\n"),
+    "markdown": ("README.md", "# Serve\n\n```bash\nvllm serve m ", "\n```\n"),
+    "rst": ("index.rst", ".. code-block:: bash\n\n   vllm serve m ", "\n"),
+    "python": ("serve.py", 'import subprocess\nsubprocess.run(["vllm", "serve", "m", "', '"])\n'),
+    "makefile": ("Makefile", "serve:\n\tvllm serve m ", "\n"),
 }  # fmt: skip
 COUNTS = (1_000, 10_000, 25_000)  # n; 4n reaches 100,000 repetitions
 MAX_BYTES = 4 * 1024 * 1024  # under the 5 MiB cap at 4n, so that every byte is read

@@ -36,7 +36,9 @@ _SIMPLE_ESCAPES = {
     "t": "\t",
     "v": "\v",
 }
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
+_PERCENT = re.compile(
+    r"%(?:\([^)\n]{0,200}\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]"
+)
 
 
 @lru_cache(maxsize=4)

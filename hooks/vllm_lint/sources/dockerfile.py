@@ -453,11 +453,16 @@ def _copy(line: _Line, stage: _Stage, here: Path, root: Path | None) -> None:
 
 
 def _in_context(source: str, here: Path, root: Path | None) -> Path | None:
-    top = (root or Path.cwd()).resolve()
-    folder = here.resolve()
+    # realpath, not Path.resolve (a RuntimeError on a link loop); a NUL byte: no such file
+    top = Path(os.path.realpath(root or Path.cwd()))
+    folder = Path(os.path.realpath(here))
     while True:
-        candidate = (folder / source.lstrip("/")).resolve()
-        if candidate.is_relative_to(top) and candidate.exists():
+        try:
+            candidate = Path(os.path.realpath(folder / source.lstrip("/")))
+            found = candidate.is_relative_to(top) and candidate.exists()
+        except (OSError, ValueError):
+            return None
+        if found:
             return candidate
         if folder == top or folder.parent == folder or not folder.is_relative_to(top):
             return None

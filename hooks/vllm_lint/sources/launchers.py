@@ -31,8 +31,8 @@ from typing import Any
 from vllm_lint.model import Token
 from vllm_lint.resources import schemas_dir
 
-_BASENAME = re.compile(r".*/")
-_SHELL_C = re.compile(r"-[a-z]*c[a-z]*")  # -c, -lc, -ec …
+# -c, -lc, -ec …: letters only, one of them `c` (`-[a-z]*c[a-z]*` backtracked quadratically)
+_SHELL_C = re.compile(r"-(?=[a-z]*c)[a-z]+")
 # `${X:+--env "X=$X"}`: an option only when X is set; never the command
 _LITERAL_OPTION = re.compile(r"--?[A-Za-z0-9][\w.-]*=")
 _OPTIONAL_WORD = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+")
@@ -125,8 +125,11 @@ def table() -> Mapping[str, tuple[Launcher, ...]]:
 
 
 def program_word(text: str) -> str:
-    """`/usr/bin/srun` → `srun`."""
-    return _BASENAME.sub("", text)
+    """`/usr/bin/srun` → `srun` (each line's text after its last `/`: `re.sub(".*/", …)`
+    took time quadratic in a long word without a `/`)."""
+    if "/" not in text:
+        return text
+    return "\n".join(line.rpartition("/")[2] for line in text.split("\n"))
 
 
 def launcher_at(words: Sequence[Token], i: int) -> Launcher | None:

@@ -194,7 +194,9 @@ def image_text(image: Token) -> str:
         return text
     if not _UNKNOWN_PART.search(text.rpartition("/")[2]):
         return text
-    text = re.sub(r"[:@][^/]*$", "", text) + ":x"
+    head, slash, last = text.rpartition("/")  # the tag or digest of the last part goes
+    cuts = [at for at in (last.find(":"), last.find("@")) if at >= 0]
+    text = head + slash + (last[: min(cuts)] if cuts else last) + ":x"
     return "" if _UNKNOWN_PART.search(text) else text
 
 

@@ -232,7 +232,7 @@ def _open_quote(line: str) -> bool:
 
 # A command written in prose: after a colon or a list marker ("1. Start it: vllm serve m").
 _PROSE_COMMAND = re.compile(
-    r"(?:^[ \t]*(?:[-*+]|\d+[.)])[ \t]+|:[ \t]+)(?=(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*"
+    r"(?:^[ \t]*(?:[-*+]|\d+[.)])[ \t]+|:[ \t]+)(?=(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+){0,20}"
     r"(?:vllm[ \t]+serve|python3?[ \t]+-m[ \t]+vllm\.|docker[ \t]+run)[ \t])"
 )
 

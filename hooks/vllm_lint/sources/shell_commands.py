@@ -39,7 +39,8 @@ from vllm_lint.sources.programs import (
 )
 
 SHELLS = re.compile(r"(?:.*/)?(?:ba|da|z|k)?sh")
-SHELL_C = re.compile(r"-[a-z]*c[a-z]*")  # -c, -lc, -ec …
+# -c, -lc, -ec …: letters only, one of them `c` (`-[a-z]*c[a-z]*` backtracked quadratically)
+SHELL_C = re.compile(r"-(?=[a-z]*c)[a-z]+")
 _MAX_NESTING = 3
 _OPTIONAL_FLAG = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+-")
 
