@@ -122,7 +122,7 @@ def lint_file(path: str, options: Options) -> FileResult:
             return lint_bytes(path, data, options)
     except TooSlow:
         what = f"linting it took more than {options.time_budget:g} s; not checked"
-        return _input_problem(path, "VL906", what)
+        return _input_problem(path, "VL908", what)
 
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
