@@ -31,13 +31,13 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
+from vllm_lint.files.layout import CONFIG_NAMES
 from vllm_lint.report.escape import inert
 from vllm_lint.report.github import escape_data, escape_property
 
 PREFIX = "GHA_VLLM_LINT_"
 FAIL_ON = ("error", "warning", "info", "never")
 CONFIG_FROM = ("head", "base")
-CONFIG_NAMES = (".vllm-lint.yaml", ".vllm-lint.yml", "pyproject.toml")
 EXIT_USAGE, EXIT_INTERNAL = 2, 3
 _NO_COMMIT = "0" * 40  # `github.event.before` of a push that created the branch
 # Options the action sets itself: `args` may not change what the action reads back.

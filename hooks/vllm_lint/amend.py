@@ -57,7 +57,7 @@ class Amended:
 
 
 def _usage(message: str) -> Exception:
-    from vllm_lint.cli import UsageError
+    from vllm_lint.exits import UsageError
 
     return UsageError(message)
 

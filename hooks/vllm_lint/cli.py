@@ -7,186 +7,31 @@ stderr, never a traceback (VLLM_LINT_DEBUG=1 shows it).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from vllm_lint import __version__
+from vllm_lint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERNAL, UsageError
 
 if TYPE_CHECKING:
+    import argparse
+
     from vllm_lint.config import Configs
     from vllm_lint.model import Finding
     from vllm_lint.options import Options
     from vllm_lint.pipeline import Results
     from vllm_lint.report import ReportContext
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
-FAIL_LEVELS = ("error", "warning", "info", "never")
-
-
-class UsageError(Exception):
-    """Bad arguments or configuration: one line on stderr, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a bad argument is one line (`vllm-lint: error: …`), as for every error."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see vllm-lint --help)")
-
-
-def _parser() -> argparse.ArgumentParser:
-    from vllm_lint.report import REPORTERS
-
-    parser = _Parser(
-        prog="vllm-lint",
-        description="Find vLLM flag combinations that vLLM refuses at startup, in the "
-        "Kubernetes manifests, compose files, scripts and vLLM config files that launch it.",
-        epilog="Subcommands: `vllm-lint rules [SELECTOR ...] [--format json]` lists the rules, "
-        "`vllm-lint explain ID` shows one. Exit codes: 0 clean, 1 findings at or above "
-        "--fail-on, 2 usage or configuration error, 3 internal error.",
-    )
-    parser.add_argument(
-        "paths", nargs="*", default=["."], help="files or folders (default: .); - reads stdin"
-    )
-    parser.add_argument(
-        "--vllm-version",
-        metavar="X.Y.Z",
-        help="check every invocation against this release (ignores image tags)",
-    )
-    parser.add_argument(
-        "-o",
-        "--output-format",
-        "--format",
-        dest="format",
-        choices=sorted(REPORTERS),
-        default="text",
-        help="text (default), concise (one line per finding), json, github, sarif, markdown",
-    )
-    parser.add_argument(
-        "--fail-on",
-        choices=FAIL_LEVELS,
-        default=None,
-        help="lowest severity that makes the exit code 1 (default: warning, or the config's)",
-    )
-    configs = parser.add_mutually_exclusive_group()
-    configs.add_argument(
-        "--config",
-        metavar="FILE",
-        help="use this configuration file for every file (default: the nearest "
-        ".vllm-lint.yaml or [tool.vllm-lint] in pyproject.toml above each file)",
-    )
-    configs.add_argument("--no-config", action="store_true", help="ignore every configuration file")
-    parser.add_argument(
-        "--select",
-        metavar="IDS",
-        type=_id_list,
-        help="only these rules: comma-separated ids, id prefixes (VL1) or slugs, any case",
-    )
-    parser.add_argument(
-        "--ignore",
-        metavar="IDS",
-        type=_id_list,
-        help="never report these rules (added to the config's ignore list)",
-    )
-    parser.add_argument(
-        "--stdin-filename",
-        metavar="PATH",
-        help="with `-`: the path the text on stdin stands for (its kind, configuration, "
-        "release pins and the name in findings)",
-    )
-    parser.add_argument(
-        "--show-invocations",
-        action="store_true",
-        help="print every vLLM invocation found (file, line, release, flags) instead of findings",
-    )
-    parser.add_argument(
-        "--statistics",
-        action="store_true",
-        help="print how many findings each rule has, instead of the findings",
-    )
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", help="print the findings and nothing else"
-    )
-    parser.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="auto (default): when stdout is a terminal, unless NO_COLOR is set or FORCE_COLOR is",
-    )
-    parser.add_argument(
-        "--sarif-file", metavar="PATH", help="also write the findings as SARIF 2.1.0 to PATH"
-    )
-    parser.add_argument(
-        "--summary-file",
-        metavar="PATH",
-        help="also append a Markdown table of the findings to PATH "
-        "(with --format github: $GITHUB_STEP_SUMMARY when set)",
-    )
-    parser.add_argument(
-        "--annotate-limit",
-        type=int,
-        metavar="N",
-        default=10,
-        help="with --format github: annotate at most N findings, errors first (default: 10)",
-    )
-    parser.add_argument(
-        "--fix",
-        action="store_true",
-        help="apply the safe fixes (renamed flags, abbreviations written in full) to the files, "
-        "everything else kept byte for byte, then report what remains",
-    )
-    parser.add_argument(
-        "--unsafe-fixes",
-        action="store_true",
-        help="with --fix or --diff, also the unsafe fixes (they may change what the launch "
-        "does: a removed flag dropped)",
-    )
-    parser.add_argument(
-        "--diff",
-        action="store_true",
-        help="print the fixes as a unified diff instead of writing them (exit 1 if any)",
-    )
-    parser.add_argument(
-        "--baseline", metavar="FILE", help="report only the findings FILE does not record"
-    )
-    parser.add_argument(
-        "--write-baseline",
-        metavar="FILE",
-        help="record today's findings in FILE (for --baseline) and exit 0",
-    )
-    parser.add_argument(
-        "--version", action=_Version, nargs=0, help="print the version and the vLLM releases known"
-    )
-    return parser
-
-
-class _Version(argparse.Action):
-    """`--version`, worked out only when asked (it reads the catalogue index)."""
-
-    def __call__(self, *args: object, **kwargs: object) -> NoReturn:
-        print(version_text())
-        raise SystemExit(EXIT_CLEAN)
-
-
-def version_text() -> str:
-    """`vllm-lint X (vLLM A to B, N releases)`: the releases this build knows."""
-    from vllm_lint.release import known_releases, normalize
-
-    known = [normalize(r) for r in known_releases()]
-    return f"vllm-lint {__version__} (vLLM {known[0]} to {known[-1]}, {len(known)} releases)"
-
-
-def _id_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    from vllm_lint.quick import answer
+
+    quick = answer(args, sys.stdout)  # files that cannot launch vLLM: before anything loads
+    if quick is not None:
+        return quick
     try:
         with warnings.catch_warnings():  # a library's warning may quote a linted file
             warnings.simplefilter("ignore")
@@ -196,7 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args[0] == "rules":
                     return rules_command(args[1:])
                 return explain_command(args[1:])
-            return _lint(_parser().parse_args(args))
+            from vllm_lint.arguments import parser
+
+            return _lint(parser().parse_args(args))
     except UsageError as exc:
         print(f"vllm-lint: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_ERROR
@@ -241,6 +88,8 @@ def run() -> NoReturn:
 
 
 def _lint(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from vllm_lint.config import ConfigError
     from vllm_lint.files.budget import file_seconds
     from vllm_lint.model import Severity
@@ -251,7 +100,7 @@ def _lint(ns: argparse.Namespace) -> int:
     _check_arguments(ns)
     options = Options(
         vllm_version=ns.vllm_version,
-        root=Path.cwd(),
+        root=Path.cwd(),  # nothing outside is read
         configs=_configs(ns),
         keep_invocations=ns.show_invocations,  # else each file's launches go once checked
         time_budget=file_seconds(),
@@ -377,6 +226,7 @@ def _write_files(ns: argparse.Namespace, findings: list[Finding], context: Repor
 def _configs(ns: argparse.Namespace) -> Configs:
     """Which configuration governs each file, with the command line's overrides applied."""
     from dataclasses import replace
+    from pathlib import Path
 
     from vllm_lint.config import Config, ConfigError, Configs, load
 

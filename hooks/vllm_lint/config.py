@@ -21,6 +21,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vllm_lint.files.layout import SKIPPED_FOLDERS, config_files
 from vllm_lint.files.sniff import DOCS, Kind
 from vllm_lint.resources import schemas_dir
 from vllm_lint.rules.registry import BUILTIN, RuleSet
@@ -28,21 +29,10 @@ from vllm_lint.rules.registry import BUILTIN, RuleSet
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-CONFIG_NAMES = (".vllm-lint.yaml", ".vllm-lint.yml", "pyproject.toml")
 # What a folder walk leaves out unless `exclude` says otherwise (`extend-exclude` adds to it).
-DEFAULT_EXCLUDE = (
-    ".git/",
-    ".hg/",
-    ".svn/",
-    "node_modules/",
-    ".venv/",
-    "venv/",
-    "__pycache__/",
-    ".tox/",
-    ".mypy_cache/",
-)
+DEFAULT_EXCLUDE = tuple(f"{name}/" for name in SKIPPED_FOLDERS)
 
-_DEFAULT_FOLDERS = frozenset(p.rstrip("/") for p in DEFAULT_EXCLUDE)
+_DEFAULT_FOLDERS = frozenset(SKIPPED_FOLDERS)
 
 
 class ConfigError(Exception):
@@ -110,8 +100,23 @@ class Config:
     def _base(self) -> str:
         return os.path.abspath(self.base)
 
+    @cached_property
+    def _relative_folders(self) -> dict[str, str | None]:
+        return {}  # a folder as written → its relative path: the files of a folder share it
+
     def _relative(self, path: str) -> str | None:
         """The path relative to the configuration's folder, `/`-separated; None outside it."""
+        folder, name = os.path.split(path)
+        if name in ("", ".", ".."):
+            return self._relative_uncached(path)
+        if folder not in self._relative_folders:
+            self._relative_folders[folder] = self._relative_uncached(folder or ".")
+        above = self._relative_folders[folder]
+        if above is None:
+            return None
+        return name if above == "." else f"{above}/{name}"
+
+    def _relative_uncached(self, path: str) -> str | None:
         relative = os.path.relpath(os.path.abspath(path), self._base)
         if relative == ".." or relative.startswith(".." + os.sep):
             return None
@@ -167,39 +172,50 @@ class Configs:
         self._adjust = adjust
         self._by_folder: dict[str, Config] = {}
         self._by_file: dict[Path, Config] = {}
+        self._by_dirname: dict[str, Config] = {}  # a file's folder as written: no stat
 
     def for_path(self, path: str) -> Config:
         """The configuration governing `path` (a file or a folder)."""
+        if os.path.isdir(path) and self._discover:
+            return self._in_folder(os.path.abspath(path))
+        return self.for_file(path)
+
+    def for_file(self, path: str) -> Config:
+        """The configuration governing the file `path` (no stat: called for every file)."""
         if self._fixed is not None:
             return self._fixed
         if not self._discover:
             return self._by_folder.setdefault("", _checked(self._adjusted(Config())))
-        folder = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
-        return self._in_folder(folder)
+        dirname = os.path.dirname(path)
+        config = self._by_dirname.get(dirname)
+        if config is None:
+            config = self._in_folder(os.path.abspath(dirname or "."))
+            self._by_dirname[dirname] = config
+        return config
 
     def _in_folder(self, folder: str) -> Config:
         found = self._by_folder.get(folder)
         if found is not None:
             return found
-        config = self._own(folder)
+        candidates, top = config_files(folder)
+        config = self._own(candidates)
         if config is None:
             parent = os.path.dirname(folder)
-            stop = parent == folder or os.path.exists(os.path.join(folder, ".git"))
+            stop = parent == folder or top
             config = _checked(self._adjusted(Config())) if stop else self._in_folder(parent)
         self._by_folder[folder] = config
         return config
 
-    def _own(self, folder: str) -> Config | None:
-        """The configuration file of this very folder, if it has one."""
-        for name in CONFIG_NAMES:
-            path = Path(folder, name)
-            if path.is_file():
-                if path not in self._by_file:
-                    loaded = load(path, required=name != "pyproject.toml")
-                    if loaded.path is None:
-                        continue  # a pyproject.toml without [tool.vllm-lint]
-                    self._by_file[path] = _checked(self._adjusted(loaded))
-                return self._by_file[path]
+    def _own(self, candidates: list[str]) -> Config | None:
+        """The configuration of a folder, from its configuration files (nearest first)."""
+        for candidate in candidates:
+            path = Path(candidate)
+            if path not in self._by_file:
+                loaded = load(path, required=path.name != "pyproject.toml")
+                if loaded.path is None:
+                    continue  # a pyproject.toml without [tool.vllm-lint]
+                self._by_file[path] = _checked(self._adjusted(loaded))
+            return self._by_file[path]
         return None
 
     def _adjusted(self, config: Config) -> Config:

@@ -28,7 +28,7 @@ def read_lines(path: str) -> tuple[str, ...]:
     from pathlib import Path
 
     from vllm_lint.files import reader
-    from vllm_lint.options import DEFAULT_MAX_BYTES
+    from vllm_lint.files.layout import DEFAULT_MAX_BYTES
 
     text = reader.read_text(path, DEFAULT_MAX_BYTES, inside=Path.cwd())
     return () if text is None else tuple(reader.lines_of(text))

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vllm_lint.config import Config, Configs
+from vllm_lint.files.layout import DEFAULT_MAX_BYTES
 
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+if TYPE_CHECKING:
+    from vllm_lint.model import ReleaseChoice
 
 
 @dataclass(frozen=True)
@@ -19,9 +22,14 @@ class Options:
     configs: Configs = field(default_factory=Configs)  # default: no configuration file
     keep_invocations: bool = True  # False: each file's launches are dropped once checked
     time_budget: float | None = None  # seconds per file, then a finding (files/budget.py)
+    # one run's memo of the release each folder pins (release.pinned_release): a folder's
+    # files share it, so a repo of 2,000 files lists each folder once
+    folder_pins: dict[Path, ReleaseChoice | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def config_for(self, path: str) -> Config:
-        return self.configs.for_path(path)
+        return self.configs.for_file(path)
 
     def max_bytes(self, path: str) -> int:
         return self.config_for(path).max_file_size or DEFAULT_MAX_BYTES

@@ -416,8 +416,11 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     return found
 
 
-def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
-    """The release pinned nearest to `path` inside `root`, with where it was found."""
+def pinned_release(
+    path: str, root: Path, memo: dict[Path, ReleaseChoice | None] | None = None
+) -> ReleaseChoice | None:
+    """The release pinned nearest to `path` inside `root`, with where it was found. `memo`
+    (one run's, from Options) keeps each folder's answer: the files of one folder share it."""
     try:  # realpath, not Path.resolve: that raises RuntimeError on a link loop
         top = Path(os.path.realpath(root))
         folder = Path(os.path.realpath(path)).parent
@@ -425,32 +428,42 @@ def pinned_release(path: str, root: Path) -> ReleaseChoice | None:
         return None
     if not folder.is_relative_to(top):
         return None
+    memo = {} if memo is None else memo
+    walked: list[Path] = []
+    choice: ReleaseChoice | None = None
     while True:
+        if folder in memo:
+            choice = memo[folder]
+            break
+        walked.append(folder)
         found = _pins_in(folder, top)
         if found:
-            if len({version for version, _where, _written in found}) > 1:
-                return None  # conflicting pins: not a guess we make
-            _version, where, written = found[0]
-            return release_of_pin(written, f"vllm=={{}} pinned in {where}")
+            if len({version for version, _where, _written in found}) == 1:
+                _version, where, written = found[0]
+                choice = release_of_pin(written, f"vllm=={{}} pinned in {where}")
+            break  # conflicting pins: not a guess we make
         if folder == top or folder.parent == folder:
-            return None
+            break
         folder = folder.parent
+    for seen in walked:
+        memo[seen] = choice
+    return choice
 
 
 def _pins_in(folder: Path, top: Path) -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = []
     try:
-        entries = sorted(p for p in folder.iterdir() if p.is_file())
+        with os.scandir(folder) as listing:  # names first: a stat only for pin files
+            entries = sorted(e.name for e in listing if _pin_kind(e.name) and e.is_file())
     except OSError:
         return found
-    for entry in entries:
-        kind = _pin_kind(entry.name)
-        if kind:
-            try:
-                stat = entry.stat()
-            except OSError:
-                continue
-            found += _file_pins(entry, stat.st_mtime_ns, stat.st_size, top, kind)
+    for name in entries:
+        entry = folder / name
+        try:
+            stat = entry.stat()
+        except OSError:
+            continue
+        found += _file_pins(entry, stat.st_mtime_ns, stat.st_size, top, _pin_kind(name))
     return found
 
 
@@ -503,7 +516,7 @@ def for_file(path: str, options: Options) -> ReleaseChoice:
     YAML file a vLLM `--config` file): forced, else the repo's pin, else the fallback."""
     if options.vllm_version:
         return fallback(options, path)
-    return pinned_release(path, options.root) or fallback(options, path)
+    return pinned_release(path, options.root, options.folder_pins) or fallback(options, path)
 
 
 def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
@@ -517,4 +530,5 @@ def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
         return forced
     if invocation.version_hint is not None:
         return invocation.version_hint
-    return pinned_release(invocation.path, options.root) or fallback(options, invocation.path)
+    pinned = pinned_release(invocation.path, options.root, options.folder_pins)
+    return pinned or fallback(options, invocation.path)

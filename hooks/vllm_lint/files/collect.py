@@ -6,12 +6,11 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from vllm_lint.files.layout import SKIPPED_FOLDERS
 from vllm_lint.files.sniff import Kind, kind_of
 
 # Folders a plain walk never enters (a git walk already leaves out what .gitignore does).
-_SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
-)
+_SKIP_DIRS = frozenset(SKIPPED_FOLDERS)
 
 
 def expand(paths: Iterable[str], root: Path) -> Iterator[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from pathlib import PurePath
 
 YAML_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
 SHELL_SUFFIXES = frozenset({".sh", ".bash", ".zsh", ".ksh"})
@@ -69,6 +68,8 @@ def kind_of(path: str) -> Kind:
     """The reader a file needs, by its name alone."""
     name = path.rpartition("/")[2]  # PurePath's name and suffix in str work: this runs per file
     if name in ("", "."):  # `dir/`, `dir/.`: PurePath's own rules
+        from pathlib import PurePath  # here: the quick path must not pay for pathlib
+
         name = PurePath(path).name
     dot = name.rfind(".")
     suffix = name[dot:].lower() if 0 < dot < len(name) - 1 else ""

@@ -1,18 +1,27 @@
-"""One reporter per output format; `REPORTERS` is the only list of formats."""
+"""One reporter per output format; `REPORTERS` is the only list of formats.
+
+Light to import (no model, no rules): the command line lists the formats on every run, and the
+quick path (quick.py) prints the clean summary before anything else loads."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import import_module
 from pathlib import Path
-from typing import ClassVar, TextIO
+from typing import TYPE_CHECKING, ClassVar, TextIO
 
-from vllm_lint.model import Finding
-from vllm_lint.rules.registry import BUILTIN, RuleSet
+if TYPE_CHECKING:
+    from vllm_lint.model import Finding
+    from vllm_lint.rules.registry import RuleSet
 
 DEFAULT_ANNOTATE_LIMIT = 10
 
-Reporter = Callable[[Sequence[Finding], TextIO, "ReportContext"], None]
+Reporter = Callable[[Sequence["Finding"], TextIO, "ReportContext"], None]
+
+
+def all_clean(files_checked: int, invocations: int) -> str:
+    """The summary line of a run without findings (text and concise formats)."""
+    return f"All clean: {files_checked} file(s) checked, {invocations} vLLM invocation(s)."
 
 
 class ReportContext:
@@ -25,7 +34,7 @@ class ReportContext:
         color: bool = False,
         annotate_limit: int = DEFAULT_ANNOTATE_LIMIT,
         workspace: str | None = None,
-        rules: RuleSet = BUILTIN,
+        rules: RuleSet | None = None,  # default: the built-in rules
         quiet: bool = False,
         texts: Mapping[str, str] | None = None,
         unsafe_fixes: bool = False,
@@ -37,19 +46,28 @@ class ReportContext:
         self.color = color
         self.annotate_limit = annotate_limit  # `--format github`: how many findings to annotate
         self.workspace = workspace  # paths are shown relative to it (default $GITHUB_WORKSPACE)
-        self.rules = rules  # the run's rules (a pack's rules are described like built-in ones)
+        self._rules = rules
         self.quiet = quiet  # the findings and nothing else (no summary line)
         self.texts = texts or {}  # files not on disk (stdin), by the path findings name
         self.unsafe_fixes = unsafe_fixes  # `--unsafe-fixes`: unsafe fixes count as fixable
         self.fixed = fixed  # findings `--fix` fixed before these were found
         self.root = Path.cwd() if root is None else root  # excerpts are read only inside it
 
+    @property
+    def rules(self) -> RuleSet:
+        """The run's rules (a pack's rules are described like built-in ones)."""
+        if self._rules is None:
+            from vllm_lint.rules.registry import BUILTIN
+
+            self._rules = BUILTIN
+        return self._rules
+
     def lines(self, path: str) -> tuple[str, ...]:
         """The lines of a linted file, for excerpts and fingerprints: the text read from stdin,
         else the file read as the linter reads it (a regular file inside the root, capped; a
         link out of the repo or a device is never read), lines counted at `\\n` only."""
         from vllm_lint.files import reader
-        from vllm_lint.options import DEFAULT_MAX_BYTES
+        from vllm_lint.files.layout import DEFAULT_MAX_BYTES
 
         text = self.texts.get(path)
         if text is None:

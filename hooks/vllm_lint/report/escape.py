@@ -9,7 +9,6 @@ line's start, the legacy `##[cmd]` anywhere on a line).
 from __future__ import annotations
 
 import re
-import secrets
 
 _COMMAND_START = re.compile(r"^(\s*):(?=:)")  # `::cmd::` after blanks, as the runner reads it
 # GitHub's legacy `##[cmd]` and Azure Pipelines' `##vso[cmd]`, read anywhere on a line
@@ -75,5 +74,7 @@ def https_url(url: str) -> str | None:
 def stop_commands() -> tuple[str, str]:
     """The lines that stop and resume the runner's reading of workflow commands, with a
     token no text printed in between can know."""
+    import secrets  # here: it costs 5 ms at start-up, and only the github format needs it
+
     token = secrets.token_hex(16)
     return f"::stop-commands::{token}", f"::{token}::"

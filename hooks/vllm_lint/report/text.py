@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, TextIO
 
 from vllm_lint.model import Finding, Severity
+from vllm_lint.report import all_clean
 from vllm_lint.report.escape import inert
 
 if TYPE_CHECKING:
@@ -99,9 +100,6 @@ def summary(findings: Sequence[Finding], context: ReportContext) -> str:
             f"({context.invocations} vLLM invocation(s))."
         )
     else:
-        lines.append(
-            f"All clean: {context.files_checked} file(s) checked, "
-            f"{context.invocations} vLLM invocation(s)."
-        )
+        lines.append(all_clean(context.files_checked, context.invocations))
     fixes = context.fix_summary(findings)
     return "\n".join(lines + ([f"{fixes}."] if fixes else []))
