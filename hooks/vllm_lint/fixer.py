@@ -22,7 +22,7 @@ import codecs
 import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import pairwise
 
 from vllm_lint.files.textpos import FilePositions
@@ -139,7 +139,7 @@ def _concrete(fix: Autofix, path: str, ranges: Sequence[_Range], text: str) -> A
         end_line, end_col = positions.at(r.end)
         span = Span(path, line, col, end_line, end_col)
         edits.append(Edit(span, text[r.start : r.end], r.replacement))
-    return replace(fix, edits=tuple(edits))
+    return fix._replace(edits=tuple(edits))
 
 
 NOT_LOCATED = "no automatic fix: the flag is not written verbatim here"
@@ -157,9 +157,9 @@ def vet(findings: Iterable[Finding], path: str, text: str) -> list[Finding]:
             ranges = locate(fix, path, text, positions)
             if ranges is None:
                 hint = f"{finding.fix} ({NOT_LOCATED})" if finding.fix else NOT_LOCATED
-                finding = replace(finding, autofix=None, fix=hint)
+                finding = finding._replace(autofix=None, fix=hint)
             else:
-                finding = replace(finding, autofix=_concrete(fix, path, ranges, text))
+                finding = finding._replace(autofix=_concrete(fix, path, ranges, text))
         vetted.append(finding)
     return vetted
 

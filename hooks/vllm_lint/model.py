@@ -1,10 +1,13 @@
-"""The plain values that move through the pipeline: spans, tokens, invocations, findings."""
+"""The plain values that move through the pipeline: spans, tokens, invocations, findings.
+
+Immutable records are NamedTuples, not dataclasses: every run imports this module, and a
+frozen dataclass costs ~0.7 ms to define (its methods are generated with `exec`), a NamedTuple
+~0.15 ms (benchmarks/README.md). Change one with `record._replace(field=value)`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Severity(IntEnum):
@@ -23,8 +26,7 @@ class Severity(IntEnum):
         return cls[text.upper()]
 
 
-@dataclass(frozen=True, order=True)
-class Span:
+class Span(NamedTuple):
     """A place in a file: 1-based line and column, end exclusive-ish as editors show it."""
 
     path: str
@@ -34,8 +36,7 @@ class Span:
     end_col: int
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One argv word as the program will receive it, and where it was written.
 
     `opaque` marks a word built from something the linter cannot know (an env var with no
@@ -47,16 +48,14 @@ class Token:
     opaque: bool = False
 
 
-@dataclass(frozen=True)
-class ReleaseChoice:
+class ReleaseChoice(NamedTuple):
     """The vLLM release a file deploys, and why the linter believes so."""
 
     version: str
     reason: str
 
 
-@dataclass(frozen=True)
-class Mount:
+class Mount(NamedTuple):
     """A path of the container's file system that the repo provides: a file or folder
     (`source` a repo path), or a ConfigMap's keys (`source` the manifest that names it;
     `key` one key at exactly `container`, else every key as a file in the folder)."""
@@ -67,8 +66,7 @@ class Mount:
     key: str = ""
 
 
-@dataclass(frozen=True)
-class Invocation:
+class Invocation(NamedTuple):
     """One launch of the vLLM server found in a file.
 
     `argv` holds the server's own arguments (after `vllm serve` or the api_server module),
@@ -96,8 +94,7 @@ class Invocation:
     api: str | None = None
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(NamedTuple):
     """Replace the text written at `span` (1-based, end column exclusive) with `replacement`.
 
     `expected` is the text the file must hold there: an edit whose text cannot be found
@@ -110,8 +107,7 @@ class Edit:
     word: bool = False
 
 
-@dataclass(frozen=True)
-class Autofix:
+class Autofix(NamedTuple):
     """What `--fix` may do about a finding: edits of one file, applied together or not at all.
 
     Safe fixes keep what the launch means (the same setting under vLLM's new spelling); unsafe
@@ -126,8 +122,7 @@ class Autofix:
         return "safe" if self.safe else "unsafe"
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """What a reader, the argv grammar or a suppression met, under a built-in rule id.
 
     Stages report problems; `rules.findings` turns them into findings (the rule's message
@@ -158,14 +153,12 @@ def input_problem(path: str, rule: str, what: str, line: int = 1, col: int = 1) 
     return problem(rule, Span(path, line, col, line, col + 1), None, problem=what)
 
 
-@dataclass(frozen=True)
-class Related:
+class Related(NamedTuple):
     span: Span
     note: str
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     rule: str  # stable id, e.g. "VL101"
     slug: str
     severity: Severity
@@ -181,13 +174,25 @@ class Finding:
         return (self.span.path, self.span.line, self.span.col, self.rule)
 
 
-@dataclass
 class FileResult:
-    """What linting one file produced."""
+    """What linting one file produced (filled in as the file is read and checked)."""
 
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    invocations: list[Invocation] = field(default_factory=list)
-    standalone_config: bool = False  # the file is a vLLM config on its own
-    configs_named: list[str] = field(default_factory=list)  # `--config` files its launches name
-    suppressions: list[Any] = field(default_factory=list)  # inline `# vllm-lint: ignore[…]`
+    __slots__ = (
+        "configs_named",
+        "findings",
+        "invocations",
+        "path",
+        "standalone_config",
+        "suppressions",
+    )
+
+    def __init__(self, path: str, findings: list[Finding] | None = None) -> None:
+        self.path = path
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.invocations: list[Invocation] = []
+        self.standalone_config = False  # the file is a vLLM config on its own
+        self.configs_named: list[str] = []  # `--config` files its launches name
+        self.suppressions: list[Any] = []  # inline `# vllm-lint: ignore[…]`
+
+    def __repr__(self) -> str:
+        return f"FileResult({self.path!r}, {len(self.findings)} finding(s))"

@@ -10,7 +10,6 @@ positional model. Problems a parser or a type check would stop at are reported h
 from __future__ import annotations
 
 import copy
-import dataclasses
 import difflib
 import re
 from collections.abc import Sequence
@@ -175,9 +174,7 @@ class ArgvParser:
         if deprecated >= 0 and not dot:
             fix = self._deprecated_fix(spec, tokens, i, nxt, key, inline, bool(negated))
             if fix is not None:
-                out.problems[deprecated] = dataclasses.replace(
-                    out.problems[deprecated], autofix=fix
-                )
+                out.problems[deprecated] = out.problems[deprecated]._replace(autofix=fix)
         return nxt
 
     def _switch(
@@ -268,7 +265,7 @@ class ArgvParser:
             last_in=row.last_in,
             replacement=replacement,
         )
-        out.problems.append(dataclasses.replace(found, unfixable=why) if why else found)
+        out.problems.append(found._replace(unfixable=why) if why else found)
         return nxt
 
     def _written(self, tokens: Sequence[Token]) -> frozenset[str]:

@@ -4,7 +4,6 @@ parsed again with every span mapped back to the outer file."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 from typing import Any
 
 from vllm_lint.files.textpos import FilePositions
@@ -39,8 +38,7 @@ def remapped(found: Iterable[Invocation], remap: Remap) -> Iterator[Invocation]:
         return Token(t.text, remap(t.span), t.opaque)
 
     for inv in found:
-        yield replace(
-            inv,
+        yield inv._replace(
             argv=tuple(tok(t) for t in inv.argv),
             env={name: tok(t) for name, t in inv.env.items()},
             image=tok(inv.image) if inv.image is not None else None,

@@ -6,7 +6,6 @@ words), never checked and never shown as anything but what was written. `$MODEL`
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from vllm_lint.model import Invocation, Token
 from vllm_lint.read.shell import TEMPLATE_MARK
@@ -60,4 +59,4 @@ def settle(inv: Invocation, text: str) -> Invocation:
     env = {name: fix(t) for name, t in inv.env.items()}
     if argv == inv.argv and env == inv.env:
         return inv
-    return replace(inv, argv=argv, env=env, partial=inv.partial or any(t.opaque for t in argv))
+    return inv._replace(argv=argv, env=env, partial=inv.partial or any(t.opaque for t in argv))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, TextIO
 
@@ -59,7 +58,7 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
         lines = lines_of(span.path)
         if 0 < span.line <= len(lines):
             source, shift = _window(_printable(lines[span.line - 1]), span.col)
-            span = replace(span, col=span.col - shift, end_col=span.end_col - shift)
+            span = span._replace(col=span.col - shift, end_col=span.end_col - shift)
             width = (
                 span.end_col - span.col
                 if span.end_line == span.line

@@ -74,7 +74,7 @@ def invocations(
     mounts: tuple[Mount, ...] = (),
 ) -> Iterator[Invocation]:
     for found in _invocations(yf, words, env, image, origin, entrypoint_given, kube_vars):
-        yield replace(found, mounts=mounts) if mounts else found
+        yield found._replace(mounts=mounts) if mounts else found
 
 
 def _invocations(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from vllm_lint.files.sniff import Kind
 from vllm_lint.files.textpos import FilePositions, Positions
@@ -257,7 +257,7 @@ def _relabelled(
         hint = inv.version_hint
         if hint is not None:
             hint = ReleaseChoice(hint.version, lines(hint.reason))
-        out.append(replace(inv, origin=origin, version_hint=hint))
+        out.append(inv._replace(origin=origin, version_hint=hint))
     return out
 
 
@@ -285,7 +285,7 @@ def with_document_release(
         inside = [(at, c) for at, c in pins if block is not None and block[0] <= at <= block[1]]
         at, choice = _nearest(inside or pins, line)
         hint = ReleaseChoice(choice.version, f"{choice.reason} (line {at})")
-        yield replace(inv, version_hint=hint)
+        yield inv._replace(version_hint=hint)
 
 
 def _nearest(pins: list[tuple[int, ReleaseChoice]], line: int) -> tuple[int, ReleaseChoice]:

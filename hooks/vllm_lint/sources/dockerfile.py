@@ -15,7 +15,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from vllm_lint.effective.entrypoints import SHELL_FORM_CMD
@@ -150,7 +150,7 @@ def find(doc: Document) -> Iterator[Invocation]:
 
         def made(launch: Launch, where: str, stage: _Stage = stage) -> Invocation:
             found = invocation(path, launch, where, base, stage.image, stage.hint, stage.env)
-            return replace(found, mounts=stage.mounts(), workdir=stage.workdir)
+            return found._replace(mounts=stage.mounts(), workdir=stage.workdir)
 
         if stage.wrote:
             found = False

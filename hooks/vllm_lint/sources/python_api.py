@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -135,8 +134,8 @@ class _Reader:
         built, used = self.values.span(constructor.func), inv.anchor
         if used is not None and (built.line, built.col) < (used.line, used.col):
             # the launch is written from where its arguments are to where it is started
-            inv = replace(
-                inv, anchor=Span(used.path, built.line, built.col, used.end_line, used.end_col)
+            inv = inv._replace(
+                anchor=Span(used.path, built.line, built.col, used.end_line, used.end_col)
             )
         return inv
 

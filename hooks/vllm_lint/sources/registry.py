@@ -10,7 +10,7 @@ The modules are imported when a file of their kind is read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 from typing import Protocol
@@ -278,7 +278,7 @@ def _unmask(inv: Invocation) -> Invocation:
     if argv == inv.argv and env == inv.env and image == inv.image and origin == inv.origin:
         return inv
     partial = inv.partial or any(t.opaque for t in argv)
-    return replace(inv, argv=argv, env=env, image=image, partial=partial, origin=origin)
+    return inv._replace(argv=argv, env=env, image=image, partial=partial, origin=origin)
 
 
 def _settle(inv: Invocation) -> Invocation:

@@ -400,7 +400,7 @@ def opaque_templates(inv: Invocation) -> Invocation:
     if not changed:
         return inv
 
-    return replace(inv, argv=tuple(argv), partial=True)
+    return inv._replace(argv=tuple(argv), partial=True)
 
 
 def yaml_invocation(
