@@ -32,7 +32,6 @@ with a migration hint) and the messages of every ``raise`` in that function.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import math
@@ -42,11 +41,11 @@ from typing import Any
 
 try:
     from tools import extract_flags as ef
-    from tools.mine_validation import release_list
+    from tools.mine_validation import write_per_release
 except ImportError:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tools import extract_flags as ef
-    from tools.mine_validation import release_list
+    from tools.mine_validation import write_per_release
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "schemas" / "envs"
@@ -453,32 +452,9 @@ def render(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--releases", nargs="+", help="default: every release of schemas/flags")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--cache-dir", type=Path, default=Path("/tmp/vllm-wheels"))
-    ap.add_argument("--src-dir", type=Path, default=Path("/tmp/vllm-src"))
-    ap.add_argument("--no-download", action="store_true")
-    ap.add_argument("--check", action="store_true", help="exit 1 if a shipped file is stale")
-    ns = ap.parse_args(argv)
-    releases = ns.releases or release_list()
-    stale: list[str] = []
-    for rel in releases:
-        root = ef.ensure_source(rel, ns.cache_dir, ns.src_dir, not ns.no_download)
-        text = render(mine_release(root, rel))
-        path = ns.out / f"{rel}.json"
-        if ns.check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
-                stale.append(rel)
-            continue
-        ns.out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    if ns.check:
-        if stale:
-            print(f"stale: {', '.join(stale)} (run python -m tools.mine_envs)", file=sys.stderr)
-            return 1
-        print(f"{len(releases)} release(s) current", file=sys.stderr)
-    return 0
+    return write_per_release(
+        argv, __doc__, OUT, lambda root, rel: render(mine_release(root, rel)), "mine_envs"
+    )
 
 
 if __name__ == "__main__":

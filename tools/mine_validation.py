@@ -46,6 +46,7 @@ import ast
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1319,9 +1320,24 @@ def render(data: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    return write_per_release(
+        argv, __doc__, OUT, lambda root, rel: render(mine_release(root, rel)), "mine_validation"
+    )
+
+
+def write_per_release(
+    argv: list[str] | None,
+    doc: str | None,
+    out: Path,
+    mined: Callable[[Path, str], str],
+    tool: str,
+) -> int:
+    """The command line of a tool that writes one generated JSON file per release (this one,
+    tools/mine_envs.py): `mined(source_root, release)` is the file's text; `--check` compares
+    instead of writing (exit 1 if stale)."""
+    ap = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     ap.add_argument("--releases", nargs="+", help="default: every release of schemas/flags")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--cache-dir", type=Path, default=Path("/tmp/vllm-wheels"))
     ap.add_argument("--src-dir", type=Path, default=Path("/tmp/vllm-src"))
     ap.add_argument("--no-download", action="store_true")
@@ -1333,7 +1349,7 @@ def main(argv: list[str] | None = None) -> int:
     stale: list[str] = []
     for rel in releases:
         root = ef.ensure_source(rel, ns.cache_dir, ns.src_dir, not ns.no_download)
-        text = render(mine_release(root, rel))
+        text = mined(root, rel)
         path = ns.out / f"{rel}.json"
         if ns.check:
             if not path.is_file() or path.read_text(encoding="utf-8") != text:
@@ -1341,15 +1357,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         ns.out.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        print(
-            f"{rel}: {path.relative_to(REPO) if path.is_relative_to(REPO) else path}",
-            file=sys.stderr,
-        )
+        shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+        print(f"{rel}: {shown}", file=sys.stderr)
     if ns.check:
         if stale:
-            print(
-                f"stale: {', '.join(stale)} (run python -m tools.mine_validation)", file=sys.stderr
-            )
+            print(f"stale: {', '.join(stale)} (run python -m tools.{tool})", file=sys.stderr)
             return 1
         print(f"{len(releases)} release(s) current", file=sys.stderr)
     return 0

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vllm_lint.files.layout import SKIPPED_FOLDERS, config_files
+from vllm_lint.files.memo import FolderMemo
 from vllm_lint.files.sniff import DOCS, Kind
 from vllm_lint.resources import schemas_dir
 from vllm_lint.rules.registry import BUILTIN, RuleSet
@@ -101,8 +102,8 @@ class Config:
         return os.path.abspath(self.base)
 
     @cached_property
-    def _relative_folders(self) -> dict[str, str | None]:
-        return {}  # a folder as written → its relative path: the files of a folder share it
+    def _relative_folders(self) -> FolderMemo[str, str | None]:
+        return FolderMemo()  # a folder as written → its relative path, for its files
 
     def _relative(self, path: str) -> str | None:
         """The path relative to the configuration's folder, `/`-separated; None outside it."""
@@ -172,7 +173,7 @@ class Configs:
         self._adjust = adjust
         self._by_folder: dict[str, Config] = {}
         self._by_file: dict[Path, Config] = {}
-        self._by_dirname: dict[str, Config] = {}  # a file's folder as written: no stat
+        self._by_dirname: FolderMemo[str, Config] = FolderMemo()  # a file's folder as written
 
     def for_path(self, path: str) -> Config:
         """The configuration governing `path` (a file or a folder)."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from vllm_lint.config import Config, Configs
 from vllm_lint.files.layout import DEFAULT_MAX_BYTES
+from vllm_lint.files.memo import FolderMemo
 
 if TYPE_CHECKING:
     from vllm_lint.model import ReleaseChoice
@@ -24,8 +25,8 @@ class Options:
     time_budget: float | None = None  # seconds per file, then a finding (files/budget.py)
     # one run's memo of the release each folder pins (release.pinned_release): a folder's
     # files share it, so a repo of 2,000 files lists each folder once
-    folder_pins: dict[Path, ReleaseChoice | None] = field(
-        default_factory=dict, compare=False, repr=False
+    folder_pins: FolderMemo[Path, ReleaseChoice | None] = field(
+        default_factory=FolderMemo, compare=False, repr=False
     )
 
     def config_for(self, path: str) -> Config:

@@ -951,36 +951,22 @@ def _span(path: str, points: list[Point], fallback: Span | None, at: Point = (1,
 
 def _brace_end(text: str, k: int) -> int:
     """The index after the `}` closing a `${` whose body starts at k (nesting and quotes
-    respected: `${A:+--env "B=${B}"}`, GitHub's `${{ x }}`)."""
-    depth = 1
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\":
-            k += 2
-            continue
-        if ch in "'\"":
-            close = k + 1
-            while close < n and text[close] != ch:
-                close += 2 if ch == '"' and text[close] == "\\" else 1
-            k = close + 1
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return k + 1
-        elif ch == "\n" and depth == 1:
-            return k  # an unterminated expansion ends with its line
-        k += 1
-    return n
+    respected: `${A:+--env "B=${B}"}`, GitHub's `${{ x }}`); an unterminated one ends with its
+    line."""
+    return _closing(text, k, "{", "}", 1, line_ends=True)
 
 
 def _matching_paren(text: str, open_index: int) -> int:
     """The index after the `)` closing the `(` at open_index (quotes respected)."""
-    depth = 0
-    k = open_index
+    return _closing(text, open_index, "(", ")", 0)
+
+
+def _closing(
+    text: str, k: int, opener: str, closer: str, depth: int, line_ends: bool = False
+) -> int:
+    """The index after the `closer` that brings `depth` to 0, scanning from k: backslashes
+    escape, quoted text (once inside) is skipped; `line_ends`: a newline at the first level
+    ends the scan there. One pass: linear in the text."""
     n = len(text)
     while k < n:
         ch = text[k]
@@ -993,11 +979,13 @@ def _matching_paren(text: str, open_index: int) -> int:
                 close += 2 if ch == '"' and text[close] == "\\" else 1
             k = close + 1
             continue
-        if ch == "(":
+        if ch == opener:
             depth += 1
-        elif ch == ")":
+        elif ch == closer:
             depth -= 1
             if depth == 0:
                 return k + 1
+        elif line_ends and ch == "\n" and depth == 1:
+            return k
         k += 1
     return n

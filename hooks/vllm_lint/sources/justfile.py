@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from vllm_lint.files.textpos import FilePositions, MappedPositions
+from vllm_lint.files.textpos import MappedPositions
 from vllm_lint.model import Invocation
 from vllm_lint.read.shell import Point
 from vllm_lint.sources.document import Document
@@ -31,11 +31,7 @@ Located = tuple[str, tuple[Point, ...]]
 
 def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
-    positions = FilePositions(path, text)
     lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
     variables: dict[str, Located] = {}
     base = str(Path(path).parent)
     k = 0
@@ -47,7 +43,7 @@ def find(doc: Document) -> Iterator[Invocation]:
             if literal:
                 quote_at = raw.index(assign.group(2)) + 1
                 value = literal.group(1) if literal.group(1) is not None else literal.group(2)
-                points = tuple(positions.at(offsets[k] + quote_at + j) for j in range(len(value)))
+                points = tuple((k + 1, quote_at + j + 1) for j in range(len(value)))
                 variables[assign.group(1)] = (value, points)
             k += 1
             continue
@@ -58,7 +54,7 @@ def find(doc: Document) -> Iterator[Invocation]:
             while k < len(lines) and (lines[k].startswith((" ", "\t")) or not lines[k].strip()):
                 row = lines[k].rstrip("\r")
                 indent = len(row) - len(row.lstrip())
-                points = tuple(positions.at(offsets[k] + j) for j in range(indent, len(row)))
+                points = tuple((k + 1, j + 1) for j in range(indent, len(row)))
                 body.append((row[indent:], points))
                 k += 1
             script = bool(body) and (body[0][0].startswith("#!") or is_script)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vllm_lint.files.textpos import FilePositions, MappedPositions
+from vllm_lint.files.textpos import MappedPositions
 from vllm_lint.model import Invocation
 from vllm_lint.read.shell import Point
 from vllm_lint.sources.document import Document
@@ -41,16 +41,12 @@ class _Text:
 
 def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
-    positions = FilePositions(path, text)
     lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
 
     def located(row: int, start: int, end: int) -> _Text:
         return _Text(
             lines[row][start:end],
-            tuple(positions.at(offsets[row] + k) for k in range(start, end)),
+            tuple((row + 1, k + 1) for k in range(start, end)),
         )
 
     variables: dict[str, _Text | None] = {}
