@@ -40,8 +40,10 @@ DEFAULT_PYTHON = Path("/tmp/vllm-lint-bench/vllm-lint/bin/python")
 # has the attribute is used; missing ones are skipped, as the package changes.
 STAGES: tuple[tuple[str, str, int], ...] = (
     ("vllm_lint.cli", "main", 0),
+    ("vllm_lint.quick", "answer", 1),
     ("vllm_lint.cli", "_configuration", 1),
     ("vllm_lint.config", "Configs.for_path", 2),
+    ("vllm_lint.config", "Configs.for_file", 2),
     ("vllm_lint.files.collect", "expand", 1),
     ("vllm_lint.pipeline", "lint_paths", 1),
     ("vllm_lint.config", "Config.excludes", 2),
@@ -65,6 +67,10 @@ STAGES: tuple[tuple[str, str, int], ...] = (
     ("vllm_lint.effective.build", "settings_for", 5),
     ("vllm_lint.argv.catalog", "_catalog", 6),
     ("vllm_lint.argv.parser", "ArgvParser.parse", 6),
+    ("vllm_lint.argv.mined", "check", 6),  # issue 18: pydantic constraints, registries
+    ("vllm_lint.argv.mined", "validation_for", 6),
+    ("vllm_lint.effective.environ", "check", 6),  # issue 18: VLLM_* variables
+    ("vllm_lint.effective.derive.models", "model_facts", 7),  # issue 18: model facts
     ("vllm_lint.effective.build", "_fill_defaults", 6),
     ("vllm_lint.effective.derive", "derive", 6),
     ("vllm_lint.rules.evaluate", "evaluate", 5),
