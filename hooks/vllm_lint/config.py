@@ -117,8 +117,15 @@ class Config:
             return None
         return name if above == "." else f"{above}/{name}"
 
+    @cached_property
+    def _base_is_cwd(self) -> bool:
+        return self._base == os.getcwd()
+
     def _relative_uncached(self, path: str) -> str | None:
-        relative = os.path.relpath(os.path.abspath(path), self._base)
+        if self._base_is_cwd and not os.path.isabs(path):  # as pre-commit passes paths
+            relative = os.path.normpath(path)
+        else:
+            relative = os.path.relpath(os.path.abspath(path), self._base)
         if relative == ".." or relative.startswith(".." + os.sep):
             return None
         return relative.replace(os.sep, "/")

@@ -113,20 +113,12 @@ def lint_file(path: str, options: Options) -> FileResult:
         if sniff.worth_parsing(data, kind):
             return _input_problem(path, "VL902", f"larger than {limit} bytes; not checked")
         return FileResult(path)
-    if not options.time_budget:
-        return lint_bytes(path, data, options)
-    from vllm_lint.files.budget import TooSlow, time_limit
-
-    try:
-        with time_limit(options.time_budget):
-            return lint_bytes(path, data, options)
-    except TooSlow:
-        what = f"linting it took more than {options.time_budget:g} s; not checked"
-        return _input_problem(path, "VL908", what)
+    return lint_bytes(path, data, options)
 
 
 def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
-    result = FileResult(path)
+    """Lint a file's bytes. A file the prefilter passes over costs a byte search; the rest runs
+    within the time budget (files/budget.py), whose timer is not worth arming for the others."""
     wide = _wide_encoding(data)
     if wide is not None:  # UTF-16/32: look at it as UTF-8
         try:
@@ -135,11 +127,28 @@ def lint_bytes(path: str, data: bytes, options: Options) -> FileResult:
             if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
                 return _input_problem(path, "VL902", "invalid UTF-16/32 text; not checked")
             # no BOM: only NUL bytes that looked like UTF-16; read on as bytes
+    worth = sniff.worth_parsing(data, sniff.kind_of(path))
+    if not worth and b"vllm-lint" not in data:
+        return FileResult(path)
+    if not options.time_budget:
+        return _lint_data(path, data, worth, options)
+    from vllm_lint.files.budget import TooSlow, time_limit
+
+    try:
+        with time_limit(options.time_budget):
+            return _lint_data(path, data, worth, options)
+    except TooSlow:
+        what = f"linting it took more than {options.time_budget:g} s; not checked"
+        return _input_problem(path, "VL908", what)
+
+
+def _lint_data(path: str, data: bytes, worth: bool, options: Options) -> FileResult:
+    result = FileResult(path)
     if b"vllm-lint" in data:
         from vllm_lint.rules import suppress
 
         result.suppressions = suppress.scan(path, data.decode("utf-8", errors="replace"))
-    if not sniff.worth_parsing(data, sniff.kind_of(path)):
+    if not worth:
         return result
     if sniff.is_binary(data):
         return _input_problem(path, "VL902", "binary data (NUL bytes); not checked")
