@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Autofix, Edit, Finding, Span
@@ -40,8 +41,7 @@ _AFTER_WORD = re.compile(r"[ \t]*,[ \t]*|[ \t]+(?=[^ \t\r\n\\\"'\]}#])")
 _BEFORE_WORD = re.compile(r"(?:[ \t]*(?:,|\\(?=[ \t]*\r?\n)))?[ \t]*(?:\r?\n[ \t]*)?$")
 
 
-@dataclass(frozen=True)
-class _Range:
+class _Range(NamedTuple):
     start: int
     end: int
     replacement: str

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint import release as versions
 from vllm_lint.argv import catalog
@@ -32,8 +31,7 @@ def describe(flag: str, release: str) -> str:
     return ""
 
 
-@dataclass(frozen=True)
-class Removal:
+class Removal(NamedTuple):
     """One row of the table: `flag` was in `last_in` and is gone from `removed_in` on."""
 
     flag: str

@@ -12,16 +12,14 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.files import reader
 from vllm_lint.model import Mount
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """Where a config's text is: a repo file, or one key of a ConfigMap in a manifest."""
 
     path: Path

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from vllm_lint.files.textpos import FilePositions, MappedPositions, Positions, ShiftedPositions
 from vllm_lint.model import Span, Token
@@ -51,8 +51,7 @@ MAX_ALTERNATIVES = 64  # literals a variable was given on different branches
 TEMPLATE_MARK = "\ue000"
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(NamedTuple):
     """A variable's value; `points` says where each character was written, `opaque` which
     characters are not known (an unknown `$1` inside, a part added on one branch only)."""
 
@@ -61,8 +60,7 @@ class Value:
     opaque: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True)
-class ArrayValue:
+class ArrayValue(NamedTuple):
     """A bash array (or the positional parameters): its elements as written."""
 
     items: tuple[Token, ...]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import PurePath
+from typing import NamedTuple
 
 from vllm_lint.read.shell import TEMPLATE_MARK
 
@@ -25,8 +25,7 @@ _PY_FIELD = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Masked:
+class Masked(NamedTuple):
     text: str  # same length and lines as the original
     flavor: str  # "go", "terraform", "format", or "" when nothing was masked
     first_line: int  # line of the first template construct (1-based), for the report

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import Positions, align_scalar
 from vllm_lint.model import Invocation, Mount, ReleaseChoice, Token
@@ -36,8 +36,7 @@ from vllm_lint.sources.shell_commands import invocation as make_invocation
 _KUBE_VAR = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """An argv word and, when it came straight from one YAML scalar, that scalar's node."""
 
     token: Token

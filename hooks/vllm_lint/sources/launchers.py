@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.model import Token
 from vllm_lint.resources import schemas_dir
@@ -38,8 +38,7 @@ _LITERAL_OPTION = re.compile(r"--?[A-Za-z0-9][\w.-]*=")
 _OPTIONAL_WORD = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+")
 
 
-@dataclass(frozen=True)
-class Launcher:
+class Launcher(NamedTuple):
     id: str
     words: frozenset[str]
     subcommand: tuple[str, ...] = ()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from vllm_lint.model import Token
 from vllm_lint.resources import schemas_dir
@@ -24,8 +24,7 @@ _NOT_A_SERVER = frozenset({"-h", "--help", "-v", "--version"})
 _MODEL_LIKE = re.compile(r"[\w.-]+/[\w./-]+")
 
 
-@dataclass(frozen=True)
-class ServerCall:
+class ServerCall(NamedTuple):
     """A command that starts the server: its words (a launcher may have rewritten them), where
     the program is written, where its arguments start, and what the program is."""
 
@@ -161,8 +160,7 @@ def server_args(words: Sequence[Token]) -> tuple[int, dict[str, Token]] | None:
 # -- server images ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ServerImage:
+class ServerImage(NamedTuple):
     id: str
     pattern: re.Pattern[str]
     args: str  # "argv", or "env:NAME" (the flags are in that variable)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from vllm_lint.argv.catalog import Catalog
 from vllm_lint.files.sniff import Kind, kind_for
@@ -27,8 +27,7 @@ class _Reader(Protocol):
     def find(self, doc: Document) -> Iterable[Invocation]: ...
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     id: str
     kind: Kind  # YAML readers also read templates, once masked
     module: str  # under vllm_lint.sources
