@@ -225,16 +225,15 @@ def _write_files(ns: argparse.Namespace, findings: list[Finding], context: Repor
 
 def _configs(ns: argparse.Namespace) -> Configs:
     """Which configuration governs each file, with the command line's overrides applied."""
-    from dataclasses import replace
     from pathlib import Path
 
     from vllm_lint.config import Config, ConfigError, Configs, load
 
     def adjust(config: Config) -> Config:
         if ns.select is not None:
-            config = replace(config, select=ns.select)
+            config = config.replace(select=ns.select)
         if ns.ignore:
-            config = replace(config, ignore=config.ignore + ns.ignore)
+            config = config.replace(ignore=config.ignore + ns.ignore)
         return config
 
     try:

@@ -16,7 +16,6 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,21 +39,71 @@ class ConfigError(Exception):
     """A configuration problem, as one line naming the file (and the line, when known)."""
 
 
-@dataclass(frozen=True)
 class Config:
-    path: Path | None = None  # None: no configuration file
-    vllm_version: str | None = None
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
-    fail_on: str | None = None
-    extra_rules: tuple[Path, ...] = ()
-    max_file_size: int | None = None
-    lint_docs: bool = True  # Markdown, MDX, reStructuredText and notebooks
-    lint_python: bool = True
-    base: Path = field(default_factory=Path.cwd)  # paths are relative to this folder
-    rules: RuleSet = BUILTIN  # the built-in rules and this configuration's rule packs
+    """One configuration file's settings (or none: `Config()`). Treated as immutable; a
+    plain class, not a dataclass: the cold start pays for every class a dataclass makes."""
+
+    _FIELDS = (
+        "path",
+        "vllm_version",
+        "select",
+        "ignore",
+        "per_path_ignores",
+        "exclude",
+        "fail_on",
+        "extra_rules",
+        "max_file_size",
+        "lint_docs",
+        "lint_python",
+        "base",
+        "rules",
+    )
+
+    def __init__(
+        self,
+        *,
+        path: Path | None = None,  # None: no configuration file
+        vllm_version: str | None = None,
+        select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        exclude: tuple[str, ...] = DEFAULT_EXCLUDE,
+        fail_on: str | None = None,
+        extra_rules: tuple[Path, ...] = (),
+        max_file_size: int | None = None,
+        lint_docs: bool = True,  # Markdown, MDX, reStructuredText and notebooks
+        lint_python: bool = True,
+        base: Path | None = None,  # paths are relative to this folder (default: the cwd)
+        rules: RuleSet = BUILTIN,  # the built-in rules and this configuration's rule packs
+    ) -> None:
+        self.path = path
+        self.vllm_version = vllm_version
+        self.select = select
+        self.ignore = ignore
+        self.per_path_ignores = per_path_ignores
+        self.exclude = exclude
+        self.fail_on = fail_on
+        self.extra_rules = extra_rules
+        self.max_file_size = max_file_size
+        self.lint_docs = lint_docs
+        self.lint_python = lint_python
+        self.base = Path.cwd() if base is None else base
+        self.rules = rules
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some settings changed (as `dataclasses.replace`)."""
+        return Config(**{name: getattr(self, name) for name in self._FIELDS} | changes)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Config) and all(
+            getattr(self, name) == getattr(other, name) for name in self._FIELDS
+        )
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, name) for name in self._FIELDS))
+
+    def __repr__(self) -> str:
+        return f"Config(path={self.path!r})"
 
     def selects(self, rule_id: str, slug: str, path: str) -> bool:
         """Whether a finding of this rule in this file is reported."""
@@ -300,7 +349,7 @@ def load(path: Path, required: bool = True) -> Config:
         if not release.is_supported(config.vllm_version):
             line = _line_of(raw, "vllm-version")
             raise ConfigError(f"{path}{line}: vllm-version {config.vllm_version}: unknown release")
-    return replace(config, rules=_packs(packs, path)) if packs else config
+    return config.replace(rules=_packs(packs, path)) if packs else config
 
 
 def _packs(paths: Sequence[Path], config: Path) -> RuleSet:

@@ -4,7 +4,6 @@ stage keeps state of its own between runs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,18 +15,41 @@ if TYPE_CHECKING:
     from vllm_lint.model import ReleaseChoice
 
 
-@dataclass(frozen=True)
 class Options:
-    vllm_version: str | None = None  # forces the release for every invocation
-    root: Path = field(default_factory=Path.cwd)  # nothing outside is read
-    configs: Configs = field(default_factory=Configs)  # default: no configuration file
-    keep_invocations: bool = True  # False: each file's launches are dropped once checked
-    time_budget: float | None = None  # seconds per file, then a finding (files/budget.py)
-    # one run's memo of the release each folder pins (release.pinned_release): a folder's
-    # files share it, so a repo of 2,000 files lists each folder once
-    folder_pins: FolderMemo[Path, ReleaseChoice | None] = field(
-        default_factory=FolderMemo, compare=False, repr=False
-    )
+    """Treated as immutable (`forcing` makes a changed copy). A plain class, not a dataclass:
+    the cold start pays for every class a dataclass decorator generates."""
+
+    def __init__(
+        self,
+        *,
+        vllm_version: str | None = None,  # forces the release for every invocation
+        root: Path | None = None,  # nothing outside is read (default: the working folder)
+        configs: Configs | None = None,  # default: no configuration file
+        keep_invocations: bool = True,  # False: each file's launches are dropped once checked
+        time_budget: float | None = None,  # seconds per file, then a finding (files/budget.py)
+        folder_pins: FolderMemo[Path, ReleaseChoice | None] | None = None,
+    ) -> None:
+        self.vllm_version = vllm_version
+        self.root = Path.cwd() if root is None else root
+        self.configs = Configs() if configs is None else configs
+        self.keep_invocations = keep_invocations
+        self.time_budget = time_budget
+        # one run's memo of the release each folder pins (release.pinned_release): a folder's
+        # files share it, so a repo of 2,000 files lists each folder once
+        self.folder_pins: FolderMemo[Path, ReleaseChoice | None] = (
+            FolderMemo() if folder_pins is None else folder_pins
+        )
+
+    def forcing(self, vllm_version: str | None) -> Options:
+        """The same run with the release forced to `vllm_version` (None: as each file says)."""
+        return Options(
+            vllm_version=vllm_version,
+            root=self.root,
+            configs=self.configs,
+            keep_invocations=self.keep_invocations,
+            time_budget=self.time_budget,
+            folder_pins=self.folder_pins,
+        )
 
     def config_for(self, path: str) -> Config:
         return self.configs.for_file(path)

@@ -253,21 +253,17 @@ def check_command_line(
     options: Options | None = None,
 ) -> list[Finding]:
     """Lint the arguments of one `vllm serve` written as a shell line (rule examples, tools)."""
-    from dataclasses import replace
-
-    forced = replace(options or Options(), vllm_version=release)
+    forced = (options or Options()).forcing(release)
     return check(command_line_invocation(argv, env, path), forced)
 
 
 def check_python(code: str, release: str, options: Options | None = None) -> list[Finding]:
     """Lint the vLLM launches of a Python snippet (rule examples of the Python API)."""
-    from dataclasses import replace
-
     from vllm_lint.argv.catalog import catalog_for
     from vllm_lint.release import catalog_release
     from vllm_lint.sources.registry import extract
 
-    forced = replace(options or Options(), vllm_version=release)
+    forced = (options or Options()).forcing(release)
     found = extract(
         "<python>", code, sniff.Kind.PYTHON, lambda: catalog_for(catalog_release(release))
     )

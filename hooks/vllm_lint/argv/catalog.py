@@ -14,7 +14,6 @@ import bisect
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -26,81 +25,89 @@ from vllm_lint.resources import schemas_dir
 __all__ = ["Catalog", "FlagSpec", "catalog_for", "known_releases"]
 
 
-@dataclass(frozen=True)
 class FlagSpec:
-    """One option of ``vllm serve`` in one release."""
+    """One option of ``vllm serve`` in one release, read from its catalog record.
 
-    name: str
-    aliases: tuple[str, ...] = ()
-    nargs: str | None = None
-    is_bool: bool = False
-    negations: tuple[str, ...] = ()
-    type: str = "str"
-    choices: tuple[str, ...] | None = None
-    default: object = field(default=None, compare=False)
-    deprecated: str | None = None
-    json_keys: tuple[str, ...] | None = None
-    config_field: str | None = None
-    # extra information (all optional in the catalog files)
-    suggested: tuple[str, ...] | None = None  # metavar choices, not enforced
-    enum_values: tuple[object, ...] | None = None
-    nullable: bool = False  # "None" / "" are accepted (optional_type)
-    action: str | None = None  # append, optional-value, LoRAParserAction ...
-    choices_dynamic: bool = False  # choices known only at run time
-    # how vLLM checks a str given to an Enum-typed flag after argparse: "name_upper"
-    # (`Enum[value.upper()]`: member names, any case) or "value" (pydantic, IntEnum values)
-    enum_match: str | None = None
-    enum_names: tuple[str, ...] | None = None
-    enum_extra: tuple[str, ...] = ()  # words accepted besides the members ("auto")
-    json_extra: str | None = None  # unknown JSON keys: "forbid" (an error) or "ignore"
-    # a `custom` type made of str methods, replayed before `choices` are judged:
-    # (("lower",), ("replace", "-", "_")) for `lambda s: s.lower().replace("-", "_")`
-    normalize: tuple[tuple[str, ...], ...] = ()
-    # names vLLM accepts when it builds its config, from a registry argparse does not know
-    # (`--quantization`: QUANTIZATION_METHODS), lower-cased first when `config_choices_lower`
-    config_choices: tuple[str, ...] | None = None
-    config_choices_lower: bool = False
-    # JSON key -> the values its Literal type allows (None for null), checked by pydantic
-    json_literals: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
-    record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    A plain class, not a dataclass: a catalog builds hundreds, and the cold start pays for
+    every class a dataclass decorator generates. Compared by identity (one per record)."""
+
+    __slots__ = (
+        "action",
+        "aliases",
+        "choices",
+        "choices_dynamic",
+        "config_choices",
+        "config_choices_lower",
+        "config_field",
+        "default",
+        "deprecated",
+        "enum_extra",
+        "enum_match",
+        "enum_names",
+        "enum_values",
+        "is_bool",
+        "json_extra",
+        "json_keys",
+        "json_literals",
+        "name",
+        "nargs",
+        "negations",
+        "normalize",
+        "nullable",
+        "record",
+        "suggested",
+        "type",
+    )
+
+    def __init__(self, name: str, rec: Mapping[str, Any]) -> None:
+        dep = rec.get("deprecated")
+        choices = _tuple(rec.get("choices"))
+        self.name = name
+        self.aliases: tuple[str, ...] = tuple(rec.get("aliases", ()))
+        self.nargs: str | None = rec.get("nargs")
+        self.is_bool = bool(rec.get("is_bool", False))
+        self.negations: tuple[str, ...] = tuple(rec.get("negations", ()))
+        self.type: str = rec.get("type", "str")
+        self.choices = tuple(str(c) for c in choices) if choices is not None else None
+        self.default: object = rec.get("default")
+        self.deprecated = dep if isinstance(dep, str) else ("deprecated" if dep else None)
+        self.json_keys: tuple[str, ...] | None = _tuple(rec.get("json_keys"))
+        self.config_field: str | None = rec.get("config_field")
+        # extra information (all optional in the catalog files)
+        self.suggested: tuple[str, ...] | None = _tuple(rec.get("suggested"))  # metavar choices
+        self.enum_values: tuple[object, ...] | None = _tuple(rec.get("enum_values"))
+        self.nullable = bool(rec.get("nullable", False))  # "None" / "" are accepted
+        self.action: str | None = rec.get("action")  # append, optional-value, LoRAParserAction
+        self.choices_dynamic = bool(rec.get("choices_dynamic", False))  # known at run time
+        # how vLLM checks a str given to an Enum-typed flag after argparse: "name_upper"
+        # (`Enum[value.upper()]`: member names, any case) or "value" (pydantic, IntEnum values)
+        self.enum_match: str | None = rec.get("enum_match")
+        self.enum_names: tuple[str, ...] | None = _tuple(rec.get("enum_names"))
+        # words accepted besides the members ("auto")
+        self.enum_extra: tuple[str, ...] = tuple(rec.get("enum_extra", ()))
+        # unknown JSON keys: "forbid" (an error) or "ignore"
+        self.json_extra: str | None = rec.get("json_extra")
+        # a `custom` type made of str methods, replayed before `choices` are judged:
+        # (("lower",), ("replace", "-", "_")) for `lambda s: s.lower().replace("-", "_")`
+        self.normalize = tuple(
+            tuple(str(part) for part in call) for call in rec.get("normalize", ())
+        )
+        # names vLLM accepts when it builds its config, from a registry argparse does not know
+        # (`--quantization`: QUANTIZATION_METHODS), lower-cased first when `config_choices_lower`
+        self.config_choices: tuple[str, ...] | None = _tuple(rec.get("config_choices"))
+        self.config_choices_lower = bool(rec.get("config_choices_lower", False))
+        # JSON key -> the values its Literal type allows (None for null), checked by pydantic
+        self.json_literals: Mapping[str, tuple[Any, ...]] = MappingProxyType(
+            {k: tuple(v) for k, v in rec.get("json_literals", {}).items()}
+        )
+        self.record: Mapping[str, Any] = MappingProxyType(dict(rec))
+
+    def __repr__(self) -> str:
+        return f"FlagSpec({self.name!r})"
 
 
 def _tuple(v: Any) -> tuple[Any, ...] | None:
     return tuple(v) if isinstance(v, list | tuple) else None
-
-
-def _spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
-    dep = rec.get("deprecated")
-    choices = _tuple(rec.get("choices"))
-    return FlagSpec(
-        name=name,
-        aliases=tuple(rec.get("aliases", ())),
-        nargs=rec.get("nargs"),
-        is_bool=bool(rec.get("is_bool", False)),
-        negations=tuple(rec.get("negations", ())),
-        type=rec.get("type", "str"),
-        choices=tuple(str(c) for c in choices) if choices is not None else None,
-        default=rec.get("default"),
-        deprecated=dep if isinstance(dep, str) else ("deprecated" if dep else None),
-        json_keys=_tuple(rec.get("json_keys")),
-        config_field=rec.get("config_field"),
-        suggested=_tuple(rec.get("suggested")),
-        enum_values=_tuple(rec.get("enum_values")),
-        nullable=bool(rec.get("nullable", False)),
-        action=rec.get("action"),
-        choices_dynamic=bool(rec.get("choices_dynamic", False)),
-        enum_match=rec.get("enum_match"),
-        enum_names=_tuple(rec.get("enum_names")),
-        enum_extra=tuple(rec.get("enum_extra", ())),
-        json_extra=rec.get("json_extra"),
-        normalize=tuple(tuple(str(part) for part in call) for call in rec.get("normalize", ())),
-        config_choices=_tuple(rec.get("config_choices")),
-        config_choices_lower=bool(rec.get("config_choices_lower", False)),
-        json_literals=MappingProxyType(
-            {k: tuple(v) for k, v in rec.get("json_literals", {}).items()}
-        ),
-        record=MappingProxyType(dict(rec)),
-    )
 
 
 _KEY = re.compile(r"(?<=--)[^.]*")
@@ -135,17 +142,24 @@ def _normalise(option: str) -> str:
     return option
 
 
-@dataclass(frozen=True)
 class Catalog:
     """The flags of one extracted release."""
 
-    release: str
-    flags: Mapping[str, FlagSpec]
-    features: Mapping[str, object]
-    _lookup: Mapping[str, tuple[FlagSpec, bool | None]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    _options: tuple[str, ...] = field(default=(), compare=False, repr=False)  # sorted, with -h
+    def __init__(
+        self,
+        release: str,
+        flags: Mapping[str, FlagSpec],
+        features: Mapping[str, object],
+        lookup: Mapping[str, tuple[FlagSpec, bool | None]],
+    ) -> None:
+        self.release = release
+        self.flags = flags
+        self.features = features
+        self._lookup = lookup
+        self._options = tuple(sorted({*lookup, *HELP_OPTIONS}))  # sorted, with -h/--help
+
+    def __repr__(self) -> str:
+        return f"Catalog({self.release!r})"
 
     @cached_property
     def defaults(self) -> tuple[tuple[str, object], ...]:
@@ -255,7 +269,7 @@ def _shared_spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
     built once, not once per release (most of a catalog's cost)."""
     hit = _SPECS.get((name, id(rec)))
     if hit is None or hit[0] is not rec:
-        hit = _SPECS[(name, id(rec))] = (rec, _spec(name, rec))
+        hit = _SPECS[(name, id(rec))] = (rec, FlagSpec(name, rec))
     return hit[1]
 
 
@@ -275,11 +289,7 @@ def _catalog(release: str) -> Catalog:
     for spec in specs.values():
         lookup[spec.name] = (spec, False if spec.is_bool else None)
     return Catalog(
-        release=release,
-        flags=MappingProxyType(specs),
-        features=MappingProxyType(features),
-        _lookup=MappingProxyType(lookup),
-        _options=tuple(sorted({*lookup, *HELP_OPTIONS})),
+        release, MappingProxyType(specs), MappingProxyType(features), MappingProxyType(lookup)
     )
 
 

@@ -4,31 +4,42 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_lint.argv.catalog import FlagSpec
 from vllm_lint.model import Problem, Span
 
 
-@dataclass
 class JsonValue:
     """One value of a JSON flag: a full value (`--x '{..}'`), or the object vLLM builds from
     the dotted keys written with one flag name (`--x.a 1 --x.b 2`); `held` are the problems
     that count only if this value is the one vLLM keeps."""
 
-    value: Any
-    span: Span | None
-    spans: dict[str, Span] = field(default_factory=dict)
-    held: list[Problem] = field(default_factory=list)
-    opaque: bool = False
-    reported: bool = False
+    __slots__ = ("held", "opaque", "reported", "span", "spans", "value")
+
+    def __init__(
+        self,
+        value: Any,
+        span: Span | None,
+        held: list[Problem] | None = None,
+        opaque: bool = False,
+    ) -> None:
+        self.value = value
+        self.span = span
+        self.spans: dict[str, Span] = {}
+        self.held: list[Problem] = [] if held is None else held
+        self.opaque = opaque
+        self.reported = False
 
 
-@dataclass
 class JsonFlag:
-    full: JsonValue | None = None  # the last full value: argparse keeps only the last one
-    dotted: dict[str, JsonValue] = field(default_factory=dict)  # by the flag name as written
+    """The values one JSON flag was given."""
+
+    __slots__ = ("dotted", "full")
+
+    def __init__(self) -> None:
+        self.full: JsonValue | None = None  # the last full value: argparse keeps only the last
+        self.dotted: dict[str, JsonValue] = {}  # by the flag name as written
 
 
 def is_json(spec: FlagSpec) -> bool:

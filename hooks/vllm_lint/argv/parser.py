@@ -13,7 +13,6 @@ import copy
 import difflib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -65,12 +64,16 @@ def _merge_span(first: Span, last: Span) -> Span:
     return Span(first.path, first.line, first.col, last.end_line, last.end_col)
 
 
-@dataclass
 class ParsedArgs:
-    settings: Settings
-    problems: list[Problem] = field(default_factory=list)
-    model: Token | None = None
-    config_files: list[Token] = field(default_factory=list)
+    """What one command line set, and the problems met reading it."""
+
+    __slots__ = ("config_files", "model", "problems", "settings")
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.problems: list[Problem] = []
+        self.model: Token | None = None
+        self.config_files: list[Token] = []
 
 
 class ArgvParser:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from vllm_lint import release as releases
@@ -27,7 +26,7 @@ def settings_for(invocation: Invocation, options: Options) -> tuple[Settings, li
     release = releases.for_launch(invocation, options)
     deployed = None  # the upgrade check: what the launch deploys, for what its words meant
     if options.vllm_version:
-        deployed = releases.for_launch(invocation, replace(options, vllm_version=None)).version
+        deployed = releases.for_launch(invocation, options.forcing(None)).version
     cat = catalog_for(releases.catalog_release(release.version))
     parser = ArgvParser(cat, release, deployed if deployed != release.version else None)
     settings = Settings(release)

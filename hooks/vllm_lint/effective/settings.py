@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from vllm_lint.model import ReleaseChoice, Span
@@ -20,7 +19,6 @@ def lookup(document: Any, path: str, default: Any) -> Any:
     return node
 
 
-@dataclass
 class Settings:
     """What vLLM would run with.
 
@@ -30,14 +28,26 @@ class Settings:
     `defaulted` lists the paths whose value is the release's default, not the user's.
     """
 
-    release: ReleaseChoice
-    document: dict[str, Any] = field(default_factory=dict)
-    spans: dict[str, Span] = field(default_factory=dict)
-    defaulted: set[str] = field(default_factory=set)
-    opaque: set[str] = field(default_factory=set)  # paths set to something unknowable
-    labels: dict[str, str] = field(default_factory=dict)  # how to name a derived path to users
-    partial: bool = False  # unreadable words stood where flags go: defaults are not trusted
-    judged: bool = True  # False: the flags never reach vLLM's serve parser (no rule applies)
+    __slots__ = (
+        "defaulted",
+        "document",
+        "judged",
+        "labels",
+        "opaque",
+        "partial",
+        "release",
+        "spans",
+    )
+
+    def __init__(self, release: ReleaseChoice) -> None:
+        self.release = release
+        self.document: dict[str, Any] = {}
+        self.spans: dict[str, Span] = {}
+        self.defaulted: set[str] = set()
+        self.opaque: set[str] = set()  # paths set to something unknowable
+        self.labels: dict[str, str] = {}  # how to name a derived path to users
+        self.partial = False  # unreadable words stood where flags go: defaults are not trusted
+        self.judged = True  # False: the flags never reach vLLM's serve parser (no rule applies)
 
     def label(self, path: str) -> str:
         if path in self.labels:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import NamedTuple, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeVar
 
 from vllm_lint.files.textpos import FilePositions, MappedPositions, Positions, ShiftedPositions
 from vllm_lint.model import Span, Token
@@ -72,21 +72,23 @@ VarValue = str | Value | ArrayValue | None  # None: set, but not to a literal
 Sourcer = Callable[[str], tuple[str, str] | None]
 
 
-@dataclass(frozen=True)
-class Command:
+_NO_NAMES: Mapping[str, Any] = MappingProxyType({})  # the default of a command's tables
+
+
+class Command(NamedTuple):
     """A simple command: its words (assignment prefixes included), and for each word the
     place of each of its characters, so a string argument can be read again (`sh -c`)."""
 
     words: tuple[Token, ...]
     points: tuple[tuple[Point, ...], ...] = ()
     conditional: bool = False  # inside if/case/loop, or after && / ||
-    exported: Mapping[str, Token] = field(default_factory=dict)  # literal `export X=…` so far
+    exported: Mapping[str, Token] = _NO_NAMES  # literal `export X=…` so far
     # every literal a variable was given so far, on any branch (absent: not known); lets
     # `${PREFIX} vllm serve` be read when each value PREFIX can have is known
-    alternatives: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    alternatives: Mapping[str, frozenset[str]] = _NO_NAMES
     starts: tuple[Point, ...] = ()  # where each word is written (a `$IMAGE`, not its value)
     # the text assigned to variables whose value is not known (`${IMAGE:-vllm/vllm-openai:v1}`)
-    shapes: Mapping[str, str] = field(default_factory=dict)
+    shapes: Mapping[str, str] = _NO_NAMES
     unknown: tuple[frozenset[int], ...] = ()  # per word, which characters are not known
 
 
@@ -120,16 +122,20 @@ class _Snapshot(Mapping[str, _T]):
         return len(self._read())
 
 
-@dataclass
 class _Word:
-    chars: list[str] = field(default_factory=list)
-    points: list[Point] = field(default_factory=list)
-    opaque: bool = False
-    started: bool = False  # quotes make an empty word real: ""
-    quoted: bool = False  # some part was quoted or escaped (so it is no reserved word)
-    at: Point = (1, 1)
-    opaque_at: list[int] = field(default_factory=list)  # which characters are not known
-    path: str | None = None  # written in another file (an argument handed to a script)
+    """A word being lexed, character by character (a plain class: made for every word)."""
+
+    __slots__ = ("at", "chars", "opaque", "opaque_at", "path", "points", "quoted", "started")
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.points: list[Point] = []
+        self.opaque = False
+        self.started = False  # quotes make an empty word real: ""
+        self.quoted = False  # some part was quoted or escaped (so it is no reserved word)
+        self.at: Point = (1, 1)
+        self.opaque_at: list[int] = []  # which characters are not known
+        self.path: str | None = None  # written in another file (an argument handed to a script)
 
     def unknown(self) -> None:
         """The next character added is not known."""
@@ -146,9 +152,16 @@ class _Word:
         return "".join(self.chars)
 
 
-@dataclass(frozen=True)
-class _Item:
-    """A lexed word (with its character points) or an operator."""
+class _Array(NamedTuple):
+    """A bash array assignment `NAME=(…)` / `NAME+=(…)`, lexed as one item."""
+
+    name: str
+    append: bool
+    elements: tuple[Token, ...]
+
+
+class _Item(NamedTuple):
+    """A lexed word (with its character points), an operator, or an array assignment."""
 
     token: Token | None
     points: tuple[Point, ...] = ()
@@ -156,6 +169,7 @@ class _Item:
     op: str = ""
     at: Point = (1, 1)
     opaque_at: frozenset[int] = frozenset()
+    array: _Array | None = None
 
 
 def element_points(tok: Token) -> tuple[Point, ...]:
@@ -368,8 +382,8 @@ class Lexer:
             tok = it.token
             if tok is None:
                 continue
-            if isinstance(it, _ArrayItem):
-                self._assign_array(it)
+            if it.array is not None:
+                self._assign_array(it.array, tok)
                 continue
             match = _ASSIGNMENT.fullmatch(tok.text)
             if not match:
@@ -428,14 +442,14 @@ class Lexer:
         self._alternatives[name] = known
         self._changes.append((name, known))
 
-    def _assign_array(self, it: _ArrayItem) -> None:
+    def _assign_array(self, it: _Array, token: Token) -> None:
         items = it.elements
         before = self.variables.get(it.name)
         if it.append:
             if isinstance(before, ArrayValue) and len(before.items) + len(items) <= MAX_ITEMS:
                 items = before.items + items
-            elif isinstance(before, Value) and it.token is not None:
-                first = Token(before.text, _span(self.path, list(before.points), it.token.span))
+            elif isinstance(before, Value):
+                first = Token(before.text, _span(self.path, list(before.points), token.span))
                 items = (first, *items)
             elif before is not None or it.name in self.variables:
                 self.variables[it.name] = self._assigned(it.name, None)
@@ -607,17 +621,8 @@ class Lexer:
         end_point = self._point(max(close - 1, i))
         span = _span(self.path, [*head.points, end_point], None, head.at)
         token = Token(self.text[i - len(head.text) - 1 : close], span)
-        return _ArrayItem(
-            token,
-            (),
-            False,
-            "",
-            head.at,
-            frozenset(),
-            match.group(1),
-            bool(match.group(2)),
-            elements,
-        ), close
+        array = _Array(match.group(1), bool(match.group(2)), elements)
+        return _Item(token, (), False, "", head.at, frozenset(), array), close
 
     def _heredoc_start(self, i: int) -> int:
         """Read the delimiter after `<<` / `<<-`; the body is skipped at the next newline."""
@@ -858,13 +863,6 @@ class Lexer:
         word.started = False
 
 
-@dataclass(frozen=True)
-class _ArrayItem(_Item):
-    name: str = ""
-    append: bool = False
-    elements: tuple[Token, ...] = ()
-
-
 class _Unset:
     """A variable not set before an `if`: the environment may set it."""
 
@@ -872,15 +870,17 @@ class _Unset:
 _UNSET = _Unset()
 
 
-@dataclass
 class _IfFrame:
     """An open compound (`if`, a loop, `case`): each name's value before it, and what each
     branch assigned."""
 
-    kind: str
-    before: dict[str, VarValue | _Unset] = field(default_factory=dict)
-    branches: list[dict[str, VarValue]] = field(default_factory=lambda: [{}])
-    has_else: bool = False
+    __slots__ = ("before", "branches", "has_else", "kind")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.before: dict[str, VarValue | _Unset] = {}
+        self.branches: list[dict[str, VarValue]] = [{}]
+        self.has_else = False
 
 
 def _merge(paths: list[VarValue | _Unset]) -> VarValue:
@@ -923,7 +923,7 @@ def _merge(paths: list[VarValue | _Unset]) -> VarValue:
 
 
 def _is_assignment(item: _Item) -> bool:
-    if isinstance(item, _ArrayItem):
+    if item.array is not None:
         return True
     return item.token is not None and bool(_ASSIGNMENT.fullmatch(item.token.text))
 

@@ -11,7 +11,6 @@ import functools
 import re
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from vllm_lint.files.textpos import FilePositions, Positions, align_scalar, span_of
@@ -47,12 +46,18 @@ def located(exc: YamlError, yf: YamlFile) -> tuple[int, int]:
     return exc.line, exc.col
 
 
-@dataclass
 class YamlFile:
-    path: str
-    text: str
-    positions: FilePositions
-    documents: list[Any]  # ruamel nodes
+    """A YAML file's text and its composed documents."""
+
+    __slots__ = ("documents", "path", "positions", "text")
+
+    def __init__(
+        self, path: str, text: str, positions: FilePositions, documents: list[Any]
+    ) -> None:
+        self.path = path
+        self.text = text
+        self.positions = positions
+        self.documents = documents  # ruamel nodes
 
 
 def load(path: str, text: str) -> YamlFile:

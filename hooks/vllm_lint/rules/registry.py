@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,24 +29,33 @@ class RuleFileError(Exception):
     """A rule file that cannot be used: names the file and the JSON pointer."""
 
 
-@dataclass(frozen=True, eq=False)  # one rule is one object: hashed by identity
 class Rule:
-    id: str
-    slug: str
-    severity: Severity
-    summary: str
-    message: str
-    fix: str
-    flags: tuple[str, ...] = ()
-    since: str | None = None
-    before: str | None = None
-    rejects: Mapping[str, Any] | None = None
-    vllm_error: str | Mapping[str, str] = ""  # text, or {first release: text} as it changed
-    source: str = ""
-    assumes: str = ""
-    examples: Mapping[str, Any] = field(default_factory=dict)
-    origin: str = ""  # the file the rule was read from
-    url: str = ""  # documentation of a rule from a project's own pack
+    """One rule entry of a rule file (a rule with release variants has one per variant).
+
+    One rule is one object: compared and hashed by identity. A plain class, not a dataclass:
+    the cold start pays for every class a dataclass decorator generates."""
+
+    def __init__(self, entry: Mapping[str, Any], origin: str) -> None:
+        self.id: str = entry["id"]
+        self.slug: str = entry["slug"]
+        self.severity = Severity.parse(entry["severity"])
+        self.summary: str = entry["summary"]
+        self.message: str = entry["message"]
+        self.fix: str = entry.get("fix", "")
+        self.flags: tuple[str, ...] = tuple(entry.get("flags", ()))
+        self.since: str | None = entry.get("since")
+        self.before: str | None = entry.get("before")
+        self.rejects: Mapping[str, Any] | None = entry.get("rejects")
+        # text, or {first release: text} as it changed
+        self.vllm_error: str | Mapping[str, str] = entry.get("vllm_error", "")
+        self.source: str = entry.get("source", "")
+        self.assumes: str = entry.get("assumes", "")
+        self.examples: Mapping[str, Any] = entry.get("examples", {})
+        self.origin = origin  # the file the rule was read from
+        self.url: str = entry.get("url", "")  # documentation of a rule from a project's own pack
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r}, since={self.since!r}, before={self.before!r})"
 
     def applies_to(self, release: str) -> bool:
         if self.since is not None and _key(release) < _key(self.since):
@@ -83,27 +91,6 @@ class Rule:
         return "every release"
 
 
-def _rule_from(entry: Mapping[str, Any], origin: str) -> Rule:
-    return Rule(
-        id=entry["id"],
-        slug=entry["slug"],
-        severity=Severity.parse(entry["severity"]),
-        summary=entry["summary"],
-        message=entry["message"],
-        fix=entry.get("fix", ""),
-        flags=tuple(entry.get("flags", ())),
-        since=entry.get("since"),
-        before=entry.get("before"),
-        rejects=entry.get("rejects"),
-        vllm_error=entry.get("vllm_error", ""),
-        source=entry.get("source", ""),
-        assumes=entry.get("assumes", ""),
-        examples=entry.get("examples", {}),
-        origin=origin,
-        url=entry.get("url", ""),
-    )
-
-
 def _pointer(path: Iterable[Any]) -> str:
     return "/" + "/".join(str(part) for part in path)
 
@@ -122,7 +109,7 @@ def load_rule_file(path: Path, validate: bool = True, inside: Path | None = None
     if not validate:
         with path.open(encoding="utf-8") as handle:
             data = json.load(handle)
-        return [_rule_from(entry, str(path)) for entry in data["rules"]]
+        return [Rule(entry, str(path)) for entry in data["rules"]]
     data = _read_pack(path, inside)
     from jsonschema import Draft202012Validator
 
@@ -131,7 +118,7 @@ def load_rule_file(path: Path, validate: bool = True, inside: Path | None = None
     if errors:
         first = errors[0]
         raise RuleFileError(f"{path}: {_pointer(first.absolute_path)}: {first.message}")
-    rules = [_rule_from(entry, str(path)) for entry in data["rules"]]
+    rules = [Rule(entry, str(path)) for entry in data["rules"]]
     for index, rule in enumerate(rules):
         if rule.rejects is not None:
             _check_rejects(path, index, rule.rejects)
@@ -237,7 +224,6 @@ def check_variants(rules: Iterable[Rule]) -> None:
             seen.setdefault(name, []).append(rule)
 
 
-@dataclass(frozen=True)
 class RuleSet:
     """The rules of one run: the built-in ones and the project's rule packs.
 
@@ -245,11 +231,18 @@ class RuleSet:
     process, or two tests, cannot see each other's packs.
     """
 
-    packs: tuple[Rule, ...] = ()
+    __slots__ = ("packs",)
 
-    def __post_init__(self) -> None:
-        if self.packs:
-            check_variants([*builtin_rules(), *self.packs])
+    def __init__(self, packs: tuple[Rule, ...] = ()) -> None:
+        if packs:
+            check_variants([*builtin_rules(), *packs])
+        self.packs = packs
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSet) and self.packs == other.packs
+
+    def __hash__(self) -> int:
+        return hash(self.packs)
 
     @property
     def all(self) -> tuple[Rule, ...]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -182,7 +181,7 @@ def located_positions(yf: YamlFile, tok: Token) -> Positions:
 
 
 def _with_env(launch: Launch, env: dict[str, Token]) -> Launch:
-    return replace(launch, env=env)
+    return launch._replace(env=env)
 
 
 def _finish(inv: Invocation) -> Invocation:

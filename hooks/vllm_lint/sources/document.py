@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +14,6 @@ if TYPE_CHECKING:
     from vllm_lint.read.yaml import YamlFile
 
 
-@dataclass
 class Document:
     """A file as the readers see it.
 
@@ -25,12 +23,20 @@ class Document:
     up only if a reader asks; `found` holds what the readers before this one found.
     """
 
-    path: str
-    text: str
-    catalog_of: Callable[[], Catalog]
-    yaml: YamlFile | None = None
-    found: list[Invocation] = field(default_factory=list)
-    root: Path | None = None  # the linted folder: other files are read only inside it
+    def __init__(
+        self,
+        path: str,
+        text: str,
+        catalog_of: Callable[[], Catalog],
+        yaml: YamlFile | None = None,
+        root: Path | None = None,  # the linted folder: other files are read only inside it
+    ) -> None:
+        self.path = path
+        self.text = text
+        self.catalog_of = catalog_of
+        self.yaml = yaml
+        self.found: list[Invocation] = []
+        self.root = root
 
     def read_other(self, target: Path) -> str | None:
         """Another file of the repo that this one names (a script a Dockerfile copies, a file

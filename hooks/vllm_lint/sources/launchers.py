@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -147,21 +146,41 @@ def launcher_at(words: Sequence[Token], i: int) -> Launcher | None:
     return None
 
 
-@dataclass
 class Wrapped:
-    """Where the command a launcher runs starts, and what it is."""
+    """Where the command a launcher runs starts, and what it is (filled in as it is read)."""
 
-    launcher: Launcher
-    kind: str  # argv | python-module | python-script | string | container | none
-    start: int = 0  # index of the command's first word in the launcher's words
-    words: Sequence[Token] | None = None  # the command's words, when not a slice (`pm2`)
-    string: Token | None = None  # a command written as one string
-    string_args: tuple[Token, ...] = ()  # `sh -c SCRIPT $0 $@…`
-    image: Token | None = None
-    entrypoint: Token | None = None
-    run_command: bool = False  # container: the words after the image are a command
-    env: dict[str, Token] = field(default_factory=dict)
-    pin: str | None = None  # `uvx vllm@0.9.1`: the release the program was pinned to
+    __slots__ = (
+        "entrypoint",
+        "env",
+        "image",
+        "kind",
+        "launcher",
+        "pin",
+        "run_command",
+        "start",
+        "string",
+        "string_args",
+        "words",
+    )
+
+    def __init__(
+        self,
+        launcher: Launcher,
+        kind: str,  # argv | python-module | python-script | string | container | none
+        string: Token | None = None,  # a command written as one string
+        string_args: tuple[Token, ...] = (),  # `sh -c SCRIPT $0 $@…`
+    ) -> None:
+        self.launcher = launcher
+        self.kind = kind
+        self.start = 0  # index of the command's first word in the launcher's words
+        self.words: Sequence[Token] | None = None  # the command's words, if not a slice (`pm2`)
+        self.string = string
+        self.string_args = string_args
+        self.image: Token | None = None
+        self.entrypoint: Token | None = None
+        self.run_command = False  # container: the words after the image are a command
+        self.env: dict[str, Token] = {}
+        self.pin: str | None = None  # `uvx vllm@0.9.1`: the release the program was pinned to
 
 
 _PACKAGE_PIN = re.compile(r"([A-Za-z0-9_.-]+?)(?:\[[^\]]*\])?(?:@|==)v?(\d+\.\d+\.\d+\S*)")

@@ -10,7 +10,6 @@ The modules are imported when a file of their kind is read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -78,11 +77,20 @@ SOURCES: tuple[Source, ...] = (
 )
 
 
-@dataclass
 class Extracted:
-    invocations: list[Invocation] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)  # met while reading
-    standalone_config: bool = False  # the file is a vLLM `--config` file on its own
+    """What the readers found in one file."""
+
+    __slots__ = ("invocations", "problems", "standalone_config")
+
+    def __init__(
+        self,
+        invocations: list[Invocation] | None = None,
+        problems: list[Problem] | None = None,  # met while reading
+        standalone_config: bool = False,  # the file is a vLLM `--config` file on its own
+    ) -> None:
+        self.invocations: list[Invocation] = [] if invocations is None else invocations
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.standalone_config = standalone_config
 
 
 def extract(

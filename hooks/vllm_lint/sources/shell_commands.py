@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import MappedPositions, Positions
 from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
@@ -45,8 +44,7 @@ _MAX_NESTING = 3
 _OPTIONAL_FLAG = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?\+-")
 
 
-@dataclass(frozen=True)
-class Launch:
+class Launch(NamedTuple):
     """One vLLM server start found in shell words."""
 
     argv: tuple[Token, ...]
@@ -59,14 +57,22 @@ class Launch:
     via: str = ""  # the container launcher it runs in (`docker run`, `apptainer exec`)
 
 
-@dataclass
 class ScriptContext:
     """What a script's launches inherit: the variables it starts with, and kubelet's."""
 
-    variables: dict[str, VarValue] = field(default_factory=dict)
-    kube_vars: Mapping[str, str] = field(default_factory=dict)
-    exported: dict[str, Token] = field(default_factory=dict)
-    source: Sourcer | None = None  # reads a file `source`d by the script (inside the repo)
+    __slots__ = ("exported", "kube_vars", "source", "variables")
+
+    def __init__(
+        self,
+        variables: dict[str, VarValue] | None = None,
+        kube_vars: Mapping[str, str] | None = None,
+        exported: dict[str, Token] | None = None,
+        source: Sourcer | None = None,  # reads a file `source`d by the script (in the repo)
+    ) -> None:
+        self.variables: dict[str, VarValue] = {} if variables is None else variables
+        self.kube_vars: Mapping[str, str] = {} if kube_vars is None else kube_vars
+        self.exported: dict[str, Token] = {} if exported is None else exported
+        self.source = source
 
 
 def launches_in(text: str, positions: Positions, context: ScriptContext) -> Iterator[Launch]:
@@ -286,8 +292,7 @@ def _container(
                 continue
             rest = _tail(command, words, points, k + 1)
             for launch in launches_of(rest, path, depth + 1):
-                return replace(
-                    launch,
+                return launch._replace(
                     env={**env, **launch.env},
                     image=launch.image or words[k],
                     via=launch.via or wrapped.launcher.id,
