@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from conftest import REPO
 
@@ -93,3 +97,56 @@ def test_no_module_state() -> None:
         if isinstance(node, ast.Global)
     ]
     assert not offenders, offenders
+
+
+# What a run of the linter imports matters on every commit (issue 15's cold start): a
+# dataclass costs ~0.5 ms to define and pulls in `inspect` (with `ast`, `dis`, `tokenize`),
+# so the lint path of every file format holds plain classes and NamedTuples. The one
+# importer allowed is `packaging.requirements`, loaded only when a pin file is read.
+_IMPORTS_OF_A_RUN = """
+import contextlib, io, sys
+from vllm_lint.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["--fail-on", "never", "."])
+print(" ".join(m for m in ("dataclasses", "inspect", "packaging.requirements") if m in sys.modules))
+"""
+
+
+def _source_cases() -> list[Path]:
+    return sorted(p for p in (REPO / "tests" / "cases" / "sources").glob("*/*") if p.is_dir())
+
+
+@pytest.mark.parametrize("case", _source_cases(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_run_defines_no_dataclass(case: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_OF_A_RUN],
+        cwd=case,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    imported = set(done.stdout.split())
+    if "packaging.requirements" not in imported:
+        assert not imported & {"dataclasses", "inspect"}, f"{case}: {sorted(imported)}"
+
+
+def test_the_import_check_can_fail(tmp_path: Path) -> None:
+    """The same probe sees a dataclass when the run defines one (a rule pack's run imports
+    the jsonschema validator, which uses them)."""
+    (tmp_path / "deploy.yaml").write_text(
+        (REPO / "examples/kubernetes/nemotron-replayssm-v0.28.yaml").read_text()
+    )
+    (tmp_path / ".vllm-lint.yaml").write_text("extra-rules: [pack.json]\n")
+    (tmp_path / "pack.json").write_text(
+        (REPO / "examples/rule-packs/require-max-model-len.json").read_text()
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_OF_A_RUN],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "dataclasses" in done.stdout.split()

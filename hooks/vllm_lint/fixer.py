@@ -22,7 +22,6 @@ import codecs
 import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -197,15 +196,17 @@ def apply(text: str, path: str, fixes: Iterable[Autofix]) -> tuple[str, int]:
     return "".join(out), fixed
 
 
-@dataclass
 class FileFix:
     """What fixing one file did."""
 
-    path: str
-    before: bytes
-    after: bytes
-    fixed: int = 0  # findings fixed
-    reverted: str = ""  # why the fixes were not kept, if they were not
+    __slots__ = ("after", "before", "fixed", "path", "reverted")
+
+    def __init__(self, path: str, before: bytes, after: bytes) -> None:
+        self.path = path
+        self.before = before
+        self.after = after
+        self.fixed = 0  # findings fixed
+        self.reverted = ""  # why the fixes were not kept, if they were not
 
 
 Relint = Callable[[str, bytes], list[Finding]]

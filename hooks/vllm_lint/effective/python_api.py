@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.argv.catalog import Catalog
 from vllm_lint.model import Problem, ReleaseChoice, Token, problem
@@ -29,8 +28,7 @@ from vllm_lint.release import catalog_release, full_key
 from vllm_lint.resources import schemas_dir
 
 
-@dataclass(frozen=True)
-class PythonApi:
+class PythonApi(NamedTuple):
     release: str
     engine_args: frozenset[str]
     async_engine_args: frozenset[str]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # ```lang title="…", ~~~ {.bash}, ````md: three or more backticks or tildes, any indent
 # (CommonMark allows three spaces; mkdocs tabs and MDX components indent further).
@@ -23,8 +23,7 @@ _DIRECTIVE = re.compile(
 _OPTION = re.compile(r"[ \t]+:[\w-]+:")
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """One code block: its language, its body and where each body line starts."""
 
     lang: str  # lower-cased, "" when none is given
@@ -32,9 +31,6 @@ class Block:
     origins: tuple[int, ...]  # offset in the outer text of each body line's first character
     line: int  # 0-based line of the opening fence or directive in the outer text
     end_line: int  # 0-based line where the block ends (its closing fence, its last line)
-
-    def __post_init__(self) -> None:
-        assert len(self.origins) == self.text.count("\n")
 
     @property
     def label(self) -> str:

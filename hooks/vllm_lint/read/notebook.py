@@ -9,9 +9,8 @@ strings are needed; long strings (stored outputs, images) are skipped in C by
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from json.decoder import scanstring  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import FilePositions, MappedPositions
 
@@ -27,20 +26,23 @@ class NotJson(Exception):
         self.offset = offset
 
 
-@dataclass(frozen=True)
-class JsonString:
+class JsonString(NamedTuple):
     """A string of the file: its value and where its opening quote is."""
 
     value: str
     start: int  # offset of the opening quote
 
 
-@dataclass(frozen=True)
 class Cell:
-    kind: str  # "code", "markdown", "raw"
-    text: str
-    positions: MappedPositions  # offset in `text` -> (line, col) in the file
-    index: int  # 1-based, as Jupyter numbers cells for users
+    """One cell of a notebook (a plain class: a NamedTuple field may not be named `index`)."""
+
+    __slots__ = ("index", "kind", "positions", "text")
+
+    def __init__(self, kind: str, text: str, positions: MappedPositions, index: int) -> None:
+        self.kind = kind  # "code", "markdown", "raw"
+        self.text = text
+        self.positions = positions  # offset in `text` -> (line, col) in the file
+        self.index = index  # 1-based, as Jupyter numbers cells for users
 
 
 class _Object:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 Place = tuple[int, int]  # (line, byte column) of a node, as `ast` reports it
 _NEAR = 64
@@ -23,8 +23,7 @@ _END: Place = (1 << 30, 0)
 _MUTATORS = frozenset({"extend", "append", "update", "insert", "setdefault"})
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     kind: str  # "assign", "iadd", "extend", "append", "update", "setitem"
     place: Place
     value: ast.expr
@@ -33,16 +32,20 @@ class Event:
     branch: tuple[tuple[int, int], ...] = ()  # (the `if`, 0 body / 1 else) it sits in
 
 
-@dataclass
 class Scope:
-    node: ast.AST
-    parent: Scope | None
-    events: dict[str, list[Event]] = field(default_factory=dict)
-    params: set[str] = field(default_factory=set)
-    owner: Scope | None = None  # the class scope a method's `self.x` belongs to
-    # per name, kept as events are added (in source order): their places, and which assign
-    places: dict[str, list[Place]] = field(default_factory=dict)
-    assigns: dict[str, list[int]] = field(default_factory=dict)
+    """A module, class or function scope: what each name was given, in source order."""
+
+    __slots__ = ("assigns", "events", "node", "owner", "params", "parent", "places")
+
+    def __init__(self, node: ast.AST, parent: Scope | None, owner: Scope | None = None) -> None:
+        self.node = node
+        self.parent = parent
+        self.events: dict[str, list[Event]] = {}
+        self.params: set[str] = set()
+        self.owner = owner  # the class scope a method's `self.x` belongs to
+        # per name, kept as events are added (in source order): their places, and which assign
+        self.places: dict[str, list[Place]] = {}
+        self.assigns: dict[str, list[int]] = {}
 
     def add(self, name: str, event: Event) -> None:
         target = self.owner if name.startswith("self.") and self.owner is not None else self
@@ -226,7 +229,7 @@ class Scopes:
 
     def _events(self, stmt: ast.stmt, scope: Scope, branch: tuple[tuple[int, int], ...]) -> None:
         def add(name: str, event: Event) -> None:
-            scope.add(name, replace(event, branch=branch))
+            scope.add(name, event._replace(branch=branch))
 
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]

@@ -6,8 +6,7 @@ opaque word standing for any number of words, a literal `UNKNOWN`."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from vllm_lint.model import Span, Token
 from vllm_lint.read.pyscope import Scope, Scopes, place
@@ -30,8 +29,7 @@ class Unknown:
 UNKNOWN: Any = Unknown()
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """One argv word of a list, with the place of each character (for `sh -c` strings)."""
 
     token: Token

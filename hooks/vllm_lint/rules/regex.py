@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -35,12 +34,22 @@ class UnsupportedPattern(ValueError):
 _CHAR, _SPLIT, _AT, _MATCH = range(4)
 
 
-@dataclass
 class _State:
-    kind: int
-    test: Callable[[str], bool] | None = None  # _CHAR
-    at: Any = None  # _AT: the anchor
-    out: list[int] = field(default_factory=list)  # next states (two for _SPLIT)
+    """A state of the matching automaton."""
+
+    __slots__ = ("at", "kind", "out", "test")
+
+    def __init__(
+        self,
+        kind: int,
+        test: Callable[[str], bool] | None = None,  # _CHAR
+        at: Any = None,  # _AT: the anchor
+        out: list[int] | None = None,  # next states (two for _SPLIT)
+    ) -> None:
+        self.kind = kind
+        self.test = test
+        self.at = at
+        self.out: list[int] = [] if out is None else out
 
 
 def _is_word(ch: str) -> bool:

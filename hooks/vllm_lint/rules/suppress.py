@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from vllm_lint.files.reader import lines_of
 from vllm_lint.model import Finding, Problem, Span, problem
@@ -27,13 +26,17 @@ _CLOSE = re.compile(r"\s*(?:-->|\*/\}?).*$")
 _NOTEBOOK_LINE = re.compile(r'\s*"(.*)",?\s*$')
 
 
-@dataclass
 class Suppression:
-    span: Span
-    rules: tuple[str, ...]  # empty: every rule
-    reason: str
-    used: bool = False
-    last_line: int = 0  # the last line silenced (0: the line below the comment)
+    """One inline `# vllm-lint: ignore[…] reason` comment, and whether it silenced anything."""
+
+    __slots__ = ("last_line", "reason", "rules", "span", "used")
+
+    def __init__(self, span: Span, rules: tuple[str, ...], reason: str, last_line: int = 0) -> None:
+        self.span = span
+        self.rules = rules  # empty: every rule
+        self.reason = reason
+        self.used = False
+        self.last_line = last_line  # the last line silenced (0: the line below the comment)
 
     def covers(self, finding: Finding) -> bool:
         if finding.span.path != self.span.path:

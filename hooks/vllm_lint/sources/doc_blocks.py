@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from vllm_lint.files.sniff import Kind
 from vllm_lint.files.textpos import FilePositions, Positions
@@ -58,8 +58,7 @@ _YAML_START = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Located:
+class Located(NamedTuple):
     """A text found inside the file, and the file place of each of its offsets."""
 
     text: str

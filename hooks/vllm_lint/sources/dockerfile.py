@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from vllm_lint.effective.entrypoints import SHELL_FORM_CMD
 from vllm_lint.files.textpos import FilePositions, MappedPositions
@@ -38,8 +38,7 @@ _DIRECTIVE = re.compile(r"#\s*([a-zA-Z]+)\s*=\s*(\S+)\s*$")
 _ARG_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?")
 
 
-@dataclass
-class _Line:
+class _Line(NamedTuple):
     """One instruction with its continuations joined; `points` locate each character."""
 
     keyword: str
@@ -55,10 +54,9 @@ class _Line:
         return Token(self.text, Span(self.span.path, first[0], first[1], last[0], last[1] + 1))
 
 
-@dataclass
-class _Cmd:
+class _Cmd(NamedTuple):
     words: list[Token] | None = None  # exec form
-    points: list[tuple[Point, ...]] = field(default_factory=list)
+    points: Sequence[tuple[Point, ...]] = ()
     shell: _Line | None = None  # shell form
     line: _Line | None = None
 
@@ -67,21 +65,36 @@ class _Cmd:
         return self.words is not None or self.shell is not None
 
 
-@dataclass
 class _Stage:
-    name: str
-    image: Token | None
-    hint: ReleaseChoice | None
-    server_base: bool  # the entrypoint is the vLLM server (from a vllm-openai base)
-    entrypoint: _Cmd = field(default_factory=_Cmd)
-    cmd: _Cmd = field(default_factory=_Cmd)
-    env: dict[str, Token] = field(default_factory=dict)
-    args: dict[str, str | None] = field(default_factory=dict)
-    wrote: bool = False  # this stage has its own ENTRYPOINT or CMD
-    workdir: str = "/"
-    files: dict[str, Path] = field(default_factory=dict)  # container path → repo file (COPY)
-    dirs: list[tuple[str, Path]] = field(default_factory=list)  # container dir → repo dir
-    runs: list[_Line] = field(default_factory=list)  # this stage's RUN lines
+    """One build stage: what its image runs, holds and sets (filled in line by line)."""
+
+    def __init__(
+        self,
+        name: str,
+        image: Token | None,
+        hint: ReleaseChoice | None,
+        server_base: bool,  # the entrypoint is the vLLM server (from a vllm-openai base)
+        entrypoint: _Cmd | None = None,
+        cmd: _Cmd | None = None,
+        env: dict[str, Token] | None = None,
+        args: dict[str, str | None] | None = None,
+        workdir: str = "/",
+        files: dict[str, Path] | None = None,
+        dirs: list[tuple[str, Path]] | None = None,
+    ) -> None:
+        self.name = name
+        self.image = image
+        self.hint = hint
+        self.server_base = server_base
+        self.entrypoint = _Cmd() if entrypoint is None else entrypoint
+        self.cmd = _Cmd() if cmd is None else cmd
+        self.env: dict[str, Token] = {} if env is None else env
+        self.args: dict[str, str | None] = {} if args is None else args
+        self.wrote = False  # this stage has its own ENTRYPOINT or CMD
+        self.workdir = workdir
+        self.files: dict[str, Path] = {} if files is None else files  # container path → repo file
+        self.dirs: list[tuple[str, Path]] = [] if dirs is None else dirs  # container → repo dir
+        self.runs: list[_Line] = []  # this stage's RUN lines
 
     def mounts(self) -> tuple[Mount, ...]:
         """What the image holds from the repo, in COPY order."""

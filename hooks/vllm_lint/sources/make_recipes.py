@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from vllm_lint.files.textpos import MappedPositions
 from vllm_lint.model import Invocation
@@ -31,8 +31,7 @@ _REF = re.compile(r"\$(?:\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\{([A-Za-z_][A-Za-z0-9_.
 _MAX_DEPTH = 8
 
 
-@dataclass(frozen=True)
-class _Text:
+class _Text(NamedTuple):
     """Text and, for each character, where it was written."""
 
     chars: str
