@@ -17,6 +17,14 @@ import pytest
 from vllm_lint.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
+
+# The per-user cache of the built-in rules (rules/cache.py) lives under the test session's own
+# folder: no test reads or writes the user's ~/.cache, and every run of the CLI a test makes,
+# in-process or as a child, goes through the cache as a user's second run does.
+if "VLLM_LINT_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["VLLM_LINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="vllm-lint-test-cache-")
 # Real public files kept as test data (never collected, imported or run)
 collect_ignore = ["corpus"]
 DATA = REPO / "tests" / "data"

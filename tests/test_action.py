@@ -26,6 +26,7 @@ from ruamel.yaml import YAML
 
 from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, run_cli, write
+from vllm_lint import __version__
 
 pytestmark = pytest.mark.skipif(
     shutil.which("git") is None or shutil.which("bash") is None, reason="needs git and bash"
@@ -270,6 +271,27 @@ def test_action_fails_on_a_bad_manifest_with_annotation_summary_and_outputs(
     sarif = json.loads(Path(run.outputs["sarif-file"]).read_text("utf-8"))
     results = sarif["runs"][0]["results"]
     assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results] == [line]
+
+
+def test_the_action_reads_and_writes_no_rule_cache(
+    tmp_path: Path, runner_temp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A poisoned cache in the runner's cache folder (an earlier step may have run the pull
+    request's code) is never read, and the action leaves none behind."""
+    monkeypatch.delenv("VLLM_LINT_CACHE_DIR", raising=False)
+    xdg = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))
+    poisoned = xdg / "vllm-lint" / f"rules-{__version__}.json"
+    poisoned.parent.mkdir(parents=True)
+    poisoned.write_text("not a cache of rules", encoding="utf-8")
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": BAD})
+
+    run = run_action(workspace, runner_temp)
+
+    assert run.codes["lint"] == 1, run.log
+    assert run.outputs["findings-count"] == "1"
+    assert poisoned.read_text(encoding="utf-8") == "not a cache of rules"
+    assert [p.name for p in poisoned.parent.iterdir()] == [poisoned.name]
 
 
 def test_fail_on_never_passes_and_still_reports(tmp_path: Path, runner_temp: Path) -> None:

@@ -107,9 +107,7 @@ def load_rule_file(path: Path, validate: bool = True, inside: Path | None = None
     MAX_PACK_BYTES, inside `inside` when given) and must be safe to run (rules/pack_checks.py).
     """
     if not validate:
-        with path.open(encoding="utf-8") as handle:
-            data = json.load(handle)
-        return [Rule(entry, str(path)) for entry in data["rules"]]
+        return [Rule(entry, str(path)) for entry in _read_json(path)["rules"]]
     data = _read_pack(path, inside)
     from jsonschema import Draft202012Validator
 
@@ -197,11 +195,20 @@ def _meta_schema() -> dict[str, Any]:
 
 @cache
 def builtin_rules() -> tuple[Rule, ...]:
+    """The rules of `schemas/rules/<area>/VLnnn-<slug>.json`, in path order (read through the
+    per-user cache of rules/cache.py)."""
+    from vllm_lint.rules.cache import parsed_files
+
     rules: list[Rule] = []
-    for path in sorted((schemas_dir() / "rules").glob("*/*.json")):  # <area>/VLnnn-<slug>.json
-        rules.extend(load_rule_file(path, validate=False))
+    for path, data in parsed_files(schemas_dir() / "rules", _read_json):
+        rules.extend(Rule(entry, path) for entry in data["rules"])
     check_variants(rules)
     return tuple(rules)
+
+
+def _read_json(path: Path) -> Any:
+    with path.open(encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def _overlap(a: Rule, b: Rule) -> bool:
