@@ -21,10 +21,21 @@ REPO = Path(__file__).resolve().parents[1]
 # The per-user cache of the built-in rules (rules/cache.py) lives under the test session's own
 # folder: no test reads or writes the user's ~/.cache, and every run of the CLI a test makes,
 # in-process or as a child, goes through the cache as a user's second run does.
+_SESSION_CACHE: str | None = None
 if "VLLM_LINT_CACHE_DIR" not in os.environ:
     import tempfile
 
-    os.environ["VLLM_LINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="vllm-lint-test-cache-")
+    _SESSION_CACHE = tempfile.mkdtemp(prefix="vllm-lint-test-cache-")
+    os.environ["VLLM_LINT_CACHE_DIR"] = _SESSION_CACHE
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _SESSION_CACHE is not None:
+        import shutil
+
+        shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
+
+
 # Real public files kept as test data (never collected, imported or run)
 collect_ignore = ["corpus"]
 DATA = REPO / "tests" / "data"

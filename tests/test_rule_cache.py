@@ -41,8 +41,10 @@ def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def _cache_file(tmp_path: Path) -> Path:
-    return tmp_path / "cache" / f"rules-{__version__}.json"
+def _cache_file(tmp_path: Path, folder: Path | None = None) -> Path:
+    found = cache.cache_file(folder or tmp_path / "rules")
+    assert found is not None and found.parent == tmp_path / "cache"
+    return found
 
 
 def test_a_second_read_comes_from_the_cache(rules: Path, tmp_path: Path) -> None:
@@ -113,6 +115,19 @@ def test_off_when_the_setting_is_empty(
     assert not (tmp_path / "cache").exists()
 
 
+def test_two_installs_keep_a_cache_each(rules: Path, tmp_path: Path) -> None:
+    """A checkout and pre-commit's copy of the same version do not overwrite each other."""
+    other = tmp_path / "other-install" / "rules"
+    shutil.copytree(rules, other)
+    cache.parsed_files(rules, CountingReader())
+    cache.parsed_files(other, CountingReader())
+    again, other_again = CountingReader(), CountingReader()
+    cache.parsed_files(rules, again)
+    cache.parsed_files(other, other_again)
+    assert (again.reads, other_again.reads) == (0, 0)
+    assert _cache_file(tmp_path) != _cache_file(tmp_path, other)
+
+
 def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("VLLM_LINT_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -150,7 +165,8 @@ def test_the_real_cli_gives_the_same_answer_from_the_cache(tmp_path: Path) -> No
         )
 
     cold = run()
-    assert _cache_file(tmp_path).is_file()
+    written = list((tmp_path / "cache").glob(f"rules-{__version__}-*.json"))
+    assert len(written) == 1
     warm = run()
     assert (cold.returncode, cold.stdout, cold.stderr) == (
         warm.returncode,
@@ -158,5 +174,5 @@ def test_the_real_cli_gives_the_same_answer_from_the_cache(tmp_path: Path) -> No
         warm.stderr,
     )
     assert cold.returncode == 1 and "VL101" in cold.stdout
-    stored = json.loads(_cache_file(tmp_path).read_bytes())
+    stored = json.loads(written[0].read_bytes())
     assert len(stored["files"]) == len(list(RULES.glob("*/*.json")))

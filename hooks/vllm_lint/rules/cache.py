@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,15 @@ def cache_folder() -> Path | None:
         return Path(chosen) if chosen else None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "vllm-lint"
+
+
+def cache_file(folder: Path) -> Path | None:
+    """The cache of the rules under `folder`: one per version and install location, so that
+    two installs (a checkout and pre-commit's copy) do not overwrite each other's."""
+    where = cache_folder()
+    if where is None:
+        return None
+    return where / f"rules-{__version__}-{zlib.crc32(os.fsencode(folder)):08x}.json"
 
 
 def listing(folder: Path) -> Listing:
@@ -55,8 +65,7 @@ def parsed_files(folder: Path, read: Callable[[Path], Any]) -> Parsed:
     """The parsed contents of the rule files under `folder`: from the cache when it was made
     from exactly these files, else read with `read` (and the cache written, if it can be)."""
     current = listing(folder)
-    where = cache_folder()
-    target = None if where is None else where / f"rules-{__version__}.json"
+    target = cache_file(folder)
     if target is not None:
         cached = _load(target, current)
         if cached is not None:
