@@ -55,11 +55,6 @@ def test_every_checkpoint_has_its_config_and_a_cited_source() -> None:
     assert folders == {e["dir"] for e in index}
 
 
-def test_the_build_reads_no_shared_folder(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(model_facts, "MAKE_MODELS", REPO / "no-such-folder" / "make_models.py")
-    assert model_facts.render(model_facts.build()) == MODELS.read_text(encoding="utf-8")
-
-
 # Facts checked by hand against the copies (and by tools/check_model_facts_vllm.py against
 # vLLM 0.33.0's own ModelConfig).
 def test_llama_3_1_8b() -> None:

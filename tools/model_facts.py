@@ -63,9 +63,6 @@ OUT = REPO / "schemas" / "models.json"
 CONFIGS = REPO / "tools" / "model_configs"
 INDEX = CONFIGS / "index.json"
 SOURCES = CONFIGS / "SOURCES.md"
-# The vLLM oracle's config writer, whose model kinds the copies above include (oracle_kind): the
-# build no longer runs it; tests/test_model_facts.py still looks for it to decide whether to run.
-MAKE_MODELS = REPO.parent / "shared" / "oracle" / "make_models.py"
 
 # transformers_utils/config.py:57-80 (0.33.0)
 _KV_HEADS = (
