@@ -1,5 +1,6 @@
-"""The real-world corpus (../shared/corpus/real-world/): every vLLM launch SOURCES.md lists is
-found, every file is read without a crash, and nothing is an error unless justified here.
+"""The real-world corpus (tests/corpus/real-world/, a copy of the workplace's shared corpus with
+its SOURCES.md): every vLLM launch SOURCES.md lists is found, every file is read without a
+crash, and nothing is an error unless justified here.
 
 SOURCES.md lists invocation lines found by a regex; some are not launches (a router's
 `args:`, a `run:` that only curls the server…). `NOT_LAUNCHES` says why for each such line,

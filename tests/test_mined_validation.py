@@ -5,7 +5,7 @@ catalogs, and against facts verified by hand in the wheels (file:line of that re
 Regenerating them needs the wheels: `python -m tools.mine_validation --check` and
 `python -m tools.mine_envs --check` (see tools/README.md).
 
-Asked of vLLM 0.33.0 itself (../shared/oracle, Qwen/Qwen3-8B), as the data says:
+Asked of vLLM 0.33.0 itself (the workplace's vLLM oracle, Qwen/Qwen3-8B), as the data says:
 `--max-loras 0` accepted, with `--enable-lora` "max_loras: Input should be greater than or
 equal to 1" (arg_utils.py:2692); `--gpu-memory-utilization 1.5` "less than or equal to 1";
 `--data-parallel-rpc-port 70000` "less than or equal to 65535"; `-sc` with

@@ -36,7 +36,8 @@ def test_repo_ids_are_unique() -> None:
 
 
 def test_models_json_is_current() -> None:
-    """Built from the copies in tools/model_configs/ alone (no ../shared, no network)."""
+    """Built from the copies in tools/model_configs/ alone (nothing beside the checkout, no
+    network)."""
     from tools import model_facts
 
     assert MODELS.read_text(encoding="utf-8") == model_facts.render(model_facts.build()), (
