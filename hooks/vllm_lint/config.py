@@ -94,14 +94,6 @@ class Config:
         """A copy with some settings changed (as `dataclasses.replace`)."""
         return Config(**{name: getattr(self, name) for name in self._FIELDS} | changes)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Config) and all(
-            getattr(self, name) == getattr(other, name) for name in self._FIELDS
-        )
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, name) for name in self._FIELDS))
-
     def __repr__(self) -> str:
         return f"Config(path={self.path!r})"
 

@@ -245,12 +245,6 @@ class RuleSet:
             check_variants([*builtin_rules(), *packs])
         self.packs = packs
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RuleSet) and self.packs == other.packs
-
-    def __hash__(self) -> int:
-        return hash(self.packs)
-
     @property
     def all(self) -> tuple[Rule, ...]:
         return builtin_rules() + self.packs
