@@ -110,3 +110,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/cases/**/expected.txt from the real output (then review the diff)",
     )
+    parser.addoption(
+        "--all-lanes",
+        action="store_true",
+        help="run every lane (CI); a bare `python -m pytest` runs the fast lane, -m slow or "
+        "-m tools another, and naming files, folders or tests runs what they select",
+    )
+
+
+# The lanes (CONTRIBUTING.md): `slow` holds what starts other programs or replays whole corpora
+# (pre-commit try-repo builds, the action's install, hostile inputs in children with limits,
+# growth ratios), `tools` the tests of tools/ (the generators of the shipped data). A bare run
+# (no paths, no -m) is the fast lane: neither.
+LANE_MARKS = frozenset({"slow", "tools"})
+
+
+def _fast_lane(config: pytest.Config) -> bool:
+    bare = config.args_source is pytest.Config.ArgsSource.TESTPATHS
+    return bare and not config.option.markexpr and not config.getoption("--all-lanes")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _fast_lane(config):
+        return
+    kept, left = [], []
+    for item in items:
+        in_a_lane = any(m.name in LANE_MARKS for m in item.iter_markers())
+        (left if in_a_lane else kept).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if _fast_lane(config):
+        return "lane: fast (the others: -m slow, -m tools; every lane: --all-lanes)"
+    return None

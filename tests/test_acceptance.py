@@ -84,7 +84,7 @@ def test_text_output_shows_path_line_col_id_and_the_source_line(repo: Path) -> N
 def test_usage_errors_exit_2_with_one_line(repo: Path) -> None:
     for args in (
         ["--vllm-version", "banana", "."],
-        ["--vllm-version", "0.5.0", "."],
+        ["--vllm-version", "0.1.0", "."],  # older than every catalog (0.2.0)
         ["nope.yaml"],
     ):
         run = run_cli(*args, cwd=repo)

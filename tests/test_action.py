@@ -28,9 +28,12 @@ from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, run_cli, write
 from vllm_lint import __version__
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("git") is None or shutil.which("bash") is None, reason="needs git and bash"
-)
+pytestmark = [
+    pytest.mark.slow,  # the action's steps run in bash, its install step included
+    pytest.mark.skipif(
+        shutil.which("git") is None or shutil.which("bash") is None, reason="needs git and bash"
+    ),
+]
 
 FIXED = BAD.replace("            - --use-replayssm\n", "")
 _EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")

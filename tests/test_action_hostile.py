@@ -19,6 +19,8 @@ from conftest import REPO
 from test_action import BAD, FIXED, _git, commit, make_repo, run_action
 from test_action import runner_temp as runner_temp  # the session's runner temp folder
 
+pytestmark = pytest.mark.slow  # the action's steps run in bash, its install step included
+
 CANARY = "ATTACKER-CODE-RAN"
 
 
@@ -312,3 +314,251 @@ def test_a_fail_on_the_pull_request_relaxes_is_named(tmp_path: Path, runner_temp
     assert "removed" not in warning  # the finding is reported: only the exit code changed
     strict = run_action(workspace, runner_temp, {"config-from": "base"}, event)
     assert strict.codes["lint"] == 1, strict.log
+
+
+# -- issue 25: whole option names; the comparison run; edits that hide findings ----------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        "--conf other.yaml",
+        "--summ /tmp/x.md",
+        "--output json",
+        "--form json",
+        "-qojson",
+        "--no-conf",
+    ],
+)
+def test_args_are_matched_to_whole_option_names(
+    tmp_path: Path, runner_temp: Path, args: str
+) -> None:
+    """argparse took `--conf` for `--config` and `--output` for `--output-format`: a pull
+    request's workflow could pass the banned options by a prefix."""
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": BAD})
+    run = run_action(workspace, runner_temp, {"args": args})
+    assert run.codes["lint"] == 2, run.log
+    name = args.split()[0]
+    assert f"::error title=vllm-lint::args: {name} is not a vllm-lint option" in run.log, run.log
+
+
+@pytest.mark.parametrize("option", ["--conf", "--summ", "--output", "--no-conf", "--sarif"])
+def test_the_cli_matches_whole_option_names(tmp_path: Path, option: str) -> None:
+    from conftest import run_cli
+
+    run = run_cli(option, "x", ".", cwd=tmp_path)
+    assert run.code == 2 and f"unrecognized arguments: {option}" in run.err, run
+    assert run_cli("rules", "--form", "json", cwd=tmp_path).code == 2  # the subcommand too
+
+
+def _elif_chain() -> str:
+    """A Python launcher vllm-lint 1d21f6f could not read (exit 3, RecursionError)."""
+    branches = "".join(f"elif x == {i}:\n    pass\n" for i in range(1, 1200))
+    return f"from vllm import LLM\nx = 0\nif x == 0:\n    pass\n{branches}LLM(model='m')\n"
+
+
+def test_the_step_is_never_green_when_the_comparison_run_fails(
+    tmp_path: Path, runner_temp: Path
+) -> None:
+    """Issue 25 (high): the pull request hides its finding with a configuration and adds, in a
+    folder that configuration excludes, a file the run without configuration cannot read. The
+    step passed without the warning. Now either the comparison runs (and warns) or it fails."""
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": FIXED})
+    event = _pull_request(
+        workspace,
+        {
+            "deploy/vllm.yaml": BAD,
+            ".vllm-lint.yaml": "exclude: ['vendor/**']\nignore: [VL101]\n",
+            "vendor/launch.py": _elif_chain(),
+        },
+    )
+    run = run_action(workspace, runner_temp, {}, event)
+    warned = any(
+        line.startswith("::warning ") and "removed 1 finding(s)" in line
+        for line in run.log.splitlines()
+    )
+    assert run.codes["lint"] != 0 or warned, run.log
+    if run.codes["lint"] != 0:
+        assert "::error title=vllm-lint::the comparison run" in run.log, run.log
+
+
+def test_a_comparison_run_that_fails_fails_the_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same, whatever makes the comparison fail: the real step (`main`), with the run
+    without configuration replaced by a program that stops with exit 3."""
+    from vllm_lint import action_support
+
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": FIXED})
+    commit(workspace, {".vllm-lint.yaml": "ignore: [VL101]\n", "deploy/vllm.yaml": BAD}, "pr")
+    real = action_support._cli
+    crash = [sys.executable, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"]
+    monkeypatch.setattr(
+        action_support, "_cli", lambda *args: crash if "--no-config" in args else real(*args)
+    )
+    monkeypatch.chdir(workspace)
+    env = {"RUNNER_TEMP": str(tmp_path), "GITHUB_WORKSPACE": str(workspace)}
+    assert action_support.main(env) == 3
+    out = capsys.readouterr().out
+    assert "::error title=vllm-lint::the comparison run" in out and "exit code 3: boom" in out
+
+
+def test_head_mode_warns_of_every_edit_that_removes_findings(
+    tmp_path: Path, runner_temp: Path
+) -> None:
+    """A suppression comment, a baseline the `args` name, a defused rule pack: each is named
+    in a warning and the job summary (issue 25: they passed silently)."""
+    pack = (REPO / "examples/rule-packs/forbid-trust-remote-code.json").read_text()
+    manifest = FIXED.replace(
+        "- --speculative-config", "- --trust-remote-code\n            - --speculative-config"
+    )
+    workspace = make_repo(
+        tmp_path / "ws",
+        {
+            "deploy/vllm.yaml": FIXED,
+            ".vllm-lint.yaml": "extra-rules: [policy/org.json]\n",
+            "policy/org.json": pack,
+        },
+    )
+    # a suppression the pull request adds on the line of a new finding
+    suppressed = BAD.replace(
+        "- --use-replayssm", "- --use-replayssm  # vllm-lint: ignore[VL101] patched"
+    )
+    event = _pull_request(workspace, {"deploy/vllm.yaml": suppressed})
+    run = run_action(workspace, runner_temp, {}, event)
+    assert run.codes["lint"] == 0, run.log
+    [warning] = [line for line in run.log.splitlines() if line.startswith("::warning ")]
+    assert "the suppression comments of (deploy/vllm.yaml)" in warning, warning
+    assert "removed 1 finding(s)" in warning and "VL101 (1)" in warning, warning
+    assert (
+        ":warning: This change edits the suppression comments of (`deploy/vllm.yaml`)"
+        in run.summary
+    )
+
+    # a baseline the pull request writes to record its new finding
+    workspace = make_repo(tmp_path / "ws2", {"deploy/vllm.yaml": FIXED})
+    base = _git(workspace, "rev-parse", "HEAD")
+    write_baseline(workspace, BAD)
+    commit(workspace, {"deploy/vllm.yaml": BAD}, "the pull request")
+    event = {"event_name": "pull_request", "event": {"pull_request": {"base": {"sha": base}}}}
+    run = run_action(workspace, runner_temp, {"args": "--baseline known.json"}, event)
+    assert run.codes["lint"] == 0, run.log
+    [warning] = [line for line in run.log.splitlines() if line.startswith("::warning ")]
+    assert "the baseline (known.json)" in warning and "removed 1 finding(s)" in warning, warning
+    strict = run_action(
+        workspace, runner_temp, {"args": "--baseline known.json", "config-from": "base"}, event
+    )
+    assert strict.codes["lint"] == 1, strict.log  # the base has no baseline: reported
+    assert "the base commit has no baseline known.json" in strict.log
+
+    # a rule pack the pull request defuses
+    workspace = make_repo(
+        tmp_path / "ws3",
+        {
+            "deploy/vllm.yaml": manifest,
+            ".vllm-lint.yaml": "extra-rules: [policy/org.json]\n",
+            "policy/org.json": pack,
+        },
+    )
+    defused = json.loads(pack)
+    defused["rules"][0]["rejects"] = {"not": {}}
+    event = _pull_request(workspace, {"policy/org.json": json.dumps(defused)})
+    run = run_action(workspace, runner_temp, {}, event)
+    assert run.codes["lint"] == 0, run.log
+    [warning] = [line for line in run.log.splitlines() if line.startswith("::warning ")]
+    assert "rule packs (policy/org.json)" in warning, warning
+    assert "rule packs (`policy/org.json`)" in run.summary
+
+
+def write_baseline(workspace: Path, text: str) -> None:
+    """`known.json`: the baseline of `text` at deploy/vllm.yaml, written by the real CLI."""
+    from conftest import run_cli, write
+
+    scratch = workspace.parent / f"{workspace.name}-scratch"
+    write(scratch, "deploy/vllm.yaml", text)
+    run = run_cli("--write-baseline", "known.json", ".", cwd=scratch)
+    assert run.code in (0, 1), run.err
+    commit(workspace, {"known.json": (scratch / "known.json").read_text()}, "baseline")
+
+
+def test_config_from_base_takes_suppressions_and_the_baseline_from_the_base(
+    tmp_path: Path, runner_temp: Path
+) -> None:
+    """Issue 25: with `config-from: base` the pull request still controlled inline
+    suppressions and a baseline named in `args`."""
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": FIXED})
+    suppressed = BAD.replace(
+        "- --use-replayssm", "- --use-replayssm  # vllm-lint: ignore[VL101] patched"
+    )
+    event = _pull_request(workspace, {"deploy/vllm.yaml": suppressed})
+    head = run_action(workspace, runner_temp, {}, event)
+    assert head.codes["lint"] == 0, head.log  # head mode: the suppression holds (and is named)
+    base = run_action(workspace, runner_temp, {"config-from": "base"}, event)
+    assert base.codes["lint"] == 1, base.log
+    assert "title=VL101" in base.log
+    assert "suppressions this change edits count for nothing in 1 file(s)" in base.log
+    assert not list(workspace.rglob(".vllm-lint-base-*"))
+
+
+def test_diff_in_the_action_forges_no_workflow_command(tmp_path: Path, runner_temp: Path) -> None:
+    """Issue 25 (high): with `args: --diff` the diff printed file text and names raw into the
+    action's log (`::add-mask::`, `##[error]`, escape sequences)."""
+    script = (
+        "#!/bin/sh\n"
+        "# ::add-mask::secret \x1b]0;title\x07\n"
+        'vllm serve Qwen/Qwen3-8B --use-v2-block-manager --served-model-name "##[error]x"\n'
+        "::warning::context line\n"
+    )
+    workspace = make_repo(tmp_path / "ws", {"serve ##[warning]x.sh": script})
+    run = run_action(workspace, runner_temp, {"vllm-version": "0.9.2", "args": "--diff"})
+    assert "-vllm serve Qwen/Qwen3-8B --use-v2-block-manager" in run.log, run.log
+    assert forged(run.log) == [], run.log
+    assert "\x1b" not in run.log and "\x07" not in run.log
+
+
+def test_hostile_and_undecodable_file_names_in_the_action(
+    tmp_path: Path, runner_temp: Path
+) -> None:
+    """A file name that is not UTF-8 crashed SARIF, which the action always writes (issue 25);
+    names with `##[` must match between the SARIF report and the comparison run, or the action
+    would say the configuration removed findings it did not."""
+    import os
+
+    workspace = make_repo(tmp_path / "ws", {"deploy/##[error]odd.yaml": BAD})
+    with open(os.path.join(os.fsencode(workspace), b"deploy", b"bad\xff.yaml"), "wb") as handle:
+        handle.write(BAD.encode())
+    commit(workspace, {}, "a name that is not UTF-8")
+    run = run_action(workspace, runner_temp)
+    assert run.codes["lint"] == 1, run.log
+    assert run.outputs["findings-count"] == "2", run.log
+    assert "removed" not in run.log, run.log
+    assert forged(run.log) == [], run.log
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(Path(run.outputs["sarif-file"]).read_text())["runs"][0]["results"]
+    ]
+    assert sorted(uris) == ["deploy/%23%23%5Berror%5Dodd.yaml", "deploy/bad%FF.yaml"], uris
+
+
+def test_config_from_base_a_finding_slid_under_a_base_suppression_is_reported(
+    tmp_path: Path, runner_temp: Path
+) -> None:
+    """The suppression comment is the base's, unchanged; the pull request puts a new finding
+    on the line it covers. With `config-from: base` the finding is reported; in head mode the
+    warning names the file's suppressions."""
+    comment = "            # vllm-lint: ignore[VL101] measured on our patched image\n"
+    spec = "            - --speculative-config\n"
+    [before, after] = BAD.split(spec)
+    value = after.splitlines(keepends=True)[0]  # the JSON line after the flag
+    base_text = (
+        before.replace("            - --use-replayssm\n", "") + comment + "            # (none)\n"
+    )
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": base_text})
+    event = _pull_request(workspace, {"deploy/vllm.yaml": before + comment + spec + value})
+    head = run_action(workspace, runner_temp, {}, event)
+    assert head.codes["lint"] == 0, head.log
+    [warning] = [line for line in head.log.splitlines() if line.startswith("::warning ")]
+    assert "the suppression comments of (deploy/vllm.yaml)" in warning, warning
+    base = run_action(workspace, runner_temp, {"config-from": "base"}, event)
+    assert base.codes["lint"] == 1, base.log
+    assert "title=VL101" in base.log

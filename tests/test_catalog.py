@@ -1,7 +1,7 @@
 """The committed `vllm serve` flag catalogs and their loader (vllm_lint.argv.catalog).
 
 The catalogs are cross-checked against an independent static extraction of
-0.33.0 and 0.34.0 (shared/reference/vllm-flags-<release>.json).
+0.33.0 and 0.34.0 made from each release's wheel (tests/data/reference/README.md).
 """
 
 from __future__ import annotations
@@ -158,24 +158,32 @@ def test_counts_match_the_reference_table() -> None:
 
 
 def test_known_releases() -> None:
+    """Every release on PyPI from 0.2.0 to 0.34.0, exact to the patch (`pip index versions
+    vllm`: 92 of them; 0.21.0's wheel is a build-numbered `vllm-0.21.0-1-…`)."""
     rels = known_releases()
-    assert rels[0] == "0.8.5.post1"
+    assert rels[0] == "0.2.0"
     assert rels[-1] == "0.34.0"
-    minors = [".".join(r.split(".")[:2]) for r in rels]
-    assert minors == [f"0.{m}" for m in range(8, 35)]
+    assert len(rels) == 92
+    assert {"0.2.1.post1", "0.6.1.post2", "0.8.5", "0.8.5.post1", "0.10.1.1"} <= set(rels)
+    minors = sorted({tuple(map(int, r.split(".")[:2])) for r in rels})
+    assert minors == [(0, m) for m in range(2, 35)]
 
 
 @pytest.mark.parametrize(
     ("written", "release"),
-    [("0.33.1", "0.33.0"), ("0.33.0", "0.33.0"), ("0.8.5", "0.8.5.post1"),
-     ("0.8.0", "0.8.5.post1"), ("0.27.0", "0.27.1"), ("0.10.1.1", "0.10.2"),
-     ("v0.34.0", "0.34.0"), ("0.34.2.post1", "0.34.0")],
+    [("0.33.1", "0.33.0"), ("0.33.0", "0.33.0"), ("0.8.5", "0.8.5"),
+     ("0.8.5.post1", "0.8.5.post1"), ("0.8.5.post2", "0.8.5.post1"), ("0.8.0", "0.8.0"),
+     ("0.27.0", "0.27.0"), ("0.10.1.1", "0.10.1.1"), ("0.6.1.post2", "0.6.1.post2"),
+     ("0.2.1", "0.2.1.post1"), ("0.10.1.2", "0.10.1.1"), ("0.4.1.post1", "0.4.1"), ("v0.34.0", "0.34.0"), ("0.34.2.post1", "0.34.0")],
 )  # fmt: skip
-def test_patch_versions_use_their_minor(written: str, release: str) -> None:
+def test_every_patch_has_its_own_catalog(written: str, release: str) -> None:
+    """A catalogued release is read as itself; a patch that is not catalogued (0.33.1, or
+    0.2.1, which PyPI lists only as 0.2.1.post1) as a catalogued release of its patch, else
+    the newest catalogued one of its series below it."""
     assert catalog_for(written).release == release
 
 
-@pytest.mark.parametrize("written", ["0.7.3", "0.35.0", "1.0.0", "nonsense"])
+@pytest.mark.parametrize("written", ["0.1.7", "0.35.0", "1.0.0", "nonsense"])
 def test_unknown_minor_raises_key_error(written: str) -> None:
     with pytest.raises(KeyError):
         catalog_for(written)
@@ -229,37 +237,39 @@ def test_abbreviation() -> None:
 @pytest.mark.parametrize(
     ("flag", "first", "last"),
     [
-        ("--use-v2-block-manager", "0.8", "0.9"),
-        ("--device", "0.8", "0.9"),
-        ("--num-scheduler-steps", "0.8", "0.9"),
-        ("--enable-prompt-adapter", "0.8", "0.9"),
-        ("--tokenizer-pool-size", "0.8", "0.9"),
-        ("--enable-reasoning", "0.8", "0.9"),
-        ("--rope-scaling", "0.8", "0.10"),
-        ("--max-seq-len-to-capture", "0.8", "0.10"),
-        ("--guided-decoding-backend", "0.8", "0.11"),
-        ("--override-pooler-config", "0.8", "0.11"),
-        ("--task", "0.8", "0.12"),
-        ("--cuda-graph-sizes", "0.9", "0.12"),
-        ("--swap-space", "0.8", "0.17"),
-        ("--max-num-partial-prefills", "0.8", "0.26"),
-        ("--calculate-kv-scales", "0.8", "0.27"),
-        ("--override-attention-dtype", "0.9", "0.27"),
-        ("--enable-bf16x3-router-gemm", "0.26", "0.29"),
-        ("--enable-mamba-fine-grained-prefix-cache", "0.30", "0.30"),
-        ("--use-replayssm", "0.27", "0.34"),
-        ("--replayssm-buffer-len", "0.27", "0.34"),
-        ("--spec-method", "0.22", "0.34"),
-        ("--optimization-level", "0.12", "0.34"),
-        ("--mamba-cache-mode", "0.15", "0.34"),
+        ("--use-v2-block-manager", "0.4.0", "0.9.2"),
+        ("--device", "0.3.1", "0.9.2"),
+        ("--num-scheduler-steps", "0.5.5", "0.10.0"),
+        ("--enable-prompt-adapter", "0.5.2", "0.10.1.1"),
+        ("--tokenizer-pool-size", "0.4.0", "0.9.2"),
+        ("--enable-reasoning", "0.7.1", "0.9.2"),
+        ("--rope-scaling", "0.4.3", "0.11.0"),
+        ("--max-seq-len-to-capture", "0.4.3", "0.10.2"),
+        ("--guided-decoding-backend", "0.4.1", "0.11.2"),
+        ("--override-pooler-config", "0.6.4", "0.11.2"),
+        ("--task", "0.6.4", "0.12.0"),
+        ("--cuda-graph-sizes", "0.9.0", "0.12.0"),
+        ("--swap-space", "0.2.0", "0.17.1"),
+        ("--max-num-partial-prefills", "0.7.3", "0.26.0"),
+        ("--calculate-kv-scales", "0.7.0", "0.27.1"),
+        ("--override-attention-dtype", "0.9.2", "0.27.1"),
+        ("--enable-bf16x3-router-gemm", "0.26.0", "0.29.0"),
+        ("--enable-mamba-fine-grained-prefix-cache", "0.30.0", "0.30.0"),
+        ("--use-replayssm", "0.27.0", "0.34.0"),
+        ("--replayssm-buffer-len", "0.27.0", "0.34.0"),
+        ("--spec-method", "0.22.0", "0.34.0"),
+        ("--optimization-level", "0.12.0", "0.34.0"),
+        ("--mamba-cache-mode", "0.15.0", "0.34.0"),
     ],
 )
 def test_flag_lifetimes(flag: str, first: str, last: str) -> None:
-    present = [".".join(r.split(".")[:2]) for r in known_releases() if flag in catalog_for(r).flags]
+    """The first and last release (exact to the patch) that has the flag, read from the
+    wheels: patch releases add and drop flags too (--num-scheduler-steps is in 0.10.0)."""
+    present = [r for r in known_releases() if flag in catalog_for(r).flags]
     assert (present[0], present[-1]) == (first, last)
     # contiguous: no gap between first and last
-    minors = [".".join(r.split(".")[:2]) for r in known_releases()]
-    assert present == minors[minors.index(first) : minors.index(last) + 1]
+    releases = list(known_releases())
+    assert present == releases[releases.index(first) : releases.index(last) + 1]
 
 
 def test_removed_flags_examples() -> None:
@@ -311,25 +321,33 @@ def test_parser_features_by_release() -> None:
     assert feat("0.25.1", "spec_shortcuts") is True
     assert feat("0.8.5", "O_shorthand") == "-O"
     assert feat("0.10.2", "O_shorthand") == "--compilation-config.level"
-    assert all(feat(r, "underscore_to_dash") is True for r in known_releases())
+    # FlexibleArgumentParser (vllm/utils.py, 0.5.1+) turns `--max_model_len` into
+    # `--max-model-len`; before it the OpenAI server used argparse.ArgumentParser as it is
+    plain = [r for r in known_releases() if not feat(r, "underscore_to_dash")]
+    assert plain == list(known_releases()[: known_releases().index("0.5.1")])
 
 
 def test_catalog_files_are_a_consistent_chain() -> None:
     flags_dir = schemas_dir() / "flags"
     index = json.loads((flags_dir / "index.json").read_text(encoding="utf-8"))
     entries = index["releases"]
-    assert entries[0]["kind"] == "base" and all(e["kind"] == "delta" for e in entries[1:])
-    previous = None
-    for entry in entries:
+    # the newest release and a few keyframes are whole; every other release is a delta
+    # against the next newer one, so that no release needs more than a few files
+    assert entries[-1]["kind"] == "base" and index["base"] == entries[-1]["release"]
+    whole = [e["release"] for e in entries if e["kind"] == "base"]
+    assert "0.8.5.post1" in whole and len(whole) < len(entries) // 5
+    following = None
+    for entry in reversed(entries):
         text = (flags_dir / entry["file"]).read_text(encoding="utf-8")
         data = json.loads(text)
         assert data["release"] == entry["release"]
-        if previous is not None:
-            assert data["previous"] == previous
+        assert ("flags" in data) == (entry["kind"] == "base")
+        if entry["kind"] == "delta":
+            assert data["next"] == following
         # stored sorted and stable
         assert text == json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
         assert len(catalog_for(entry["release"]).flags) == entry["flag_count"]
-        previous = entry["release"]
+        following = entry["release"]
 
 
 def test_loader_is_cached() -> None:

@@ -221,7 +221,7 @@ def test_version_says_which_vllm_releases_are_known() -> None:
     run = run_cli("--version")
     assert run.code == 0
     assert (
-        run.out == f"vllm-lint {__version__} (vLLM 0.8.5 to {known_releases()[-1]}, 27 releases)\n"
+        run.out == f"vllm-lint {__version__} (vLLM 0.2.0 to {known_releases()[-1]}, 92 releases)\n"
     )
 
 

@@ -63,7 +63,7 @@ def test_bad_configuration_is_a_one_line_usage_error(repo: Path) -> None:
         "fail-on: error\nignore: [VL9999, bogus]\n": "'VL9999' is no rule id, id prefix or slug",
         "ignore: [replayssm-no-spec-decod]\n": "did you mean replayssm-no-spec-decode?",
         "fail-on: sometimes\n": "fail-on: 'sometimes' is not one of",
-        "vllm-version: 0.5.0\n": "vllm-version 0.5.0: unknown release",
+        "vllm-version: 0.1.0\n": "vllm-version 0.1.0: unknown release",
         "ignore: VL1\n": "ignore: 'VL1' is not of type 'array'",
         "ignore: [\n": "invalid YAML",
     }

@@ -26,6 +26,8 @@ from tools.conformance.cases import RELEASES, Case
 
 from vllm_lint.rules import registry as rules
 
+pytestmark = pytest.mark.tools  # tools/conformance: vLLM's recorded verdicts replayed
+
 MINIMUM = {"0.28.0": 300, "0.30.0": 300, "0.31.0": 300, "0.33.0": 1000, "0.34.0": 1000}
 # refusals vLLM attributes to each family, per release, at least (the spread of the cases)
 FAMILY_MINIMUM = {"VL1": 40, "VL13": 5, "VL00": 20}

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from vllm_lint.effective.build import settings_for
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span, Token
 from vllm_lint.options import Options
+from vllm_lint.pipeline import settings_of
 from vllm_lint.read.shell import Lexer
 
 
@@ -20,7 +20,7 @@ def derived(argv: str, release: str, env: dict[str, str] | None = None) -> dict[
     invocation = Invocation(
         "t", tuple(words), {k: Token(v, span) for k, v in (env or {}).items()}, "t"
     )
-    settings, _ = settings_for(invocation, Options(vllm_version=release))
+    settings, _ = settings_of(invocation, Options(vllm_version=release))
     return dict(settings.document["derived"])
 
 

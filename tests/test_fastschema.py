@@ -16,10 +16,9 @@ from jsonschema import Draft202012Validator
 
 from vllm_lint import config
 from vllm_lint.argv import catalog
-from vllm_lint.effective.build import settings_for
 from vllm_lint.effective.settings import Settings
 from vllm_lint.options import Options
-from vllm_lint.pipeline import command_line_invocation
+from vllm_lint.pipeline import command_line_invocation, settings_of
 from vllm_lint.rules import registry as rules
 from vllm_lint.rules.evaluate import compare_holds, validator_class
 from vllm_lint.rules.fastschema import compile_schema
@@ -49,7 +48,7 @@ def _pairs() -> list[tuple[Rule, Any, Any]]:
 
 def _settings(argv: str, release: str, env: dict[str, str] | None) -> Settings:
     invocation = command_line_invocation(argv, env)
-    return settings_for(invocation, Options(vllm_version=release))[0]
+    return settings_of(invocation, Options(vllm_version=release))[0]
 
 
 def _written(rule: Rule, settings: Settings) -> bool:
@@ -105,10 +104,12 @@ def test_every_rule_schema_is_in_the_fast_subset() -> None:
     assert _pairs()
 
 
+@pytest.mark.slow  # every rule example through both engines
 def test_fast_path_agrees_with_jsonschema_on_every_rule_example() -> None:
     assert _disagreements(_example_cases(), every_rule=True) == []
 
 
+@pytest.mark.slow  # every recorded verdict through both engines
 @pytest.mark.parametrize("path", sorted(VERDICTS.glob("*.jsonl")), ids=lambda p: p.stem)
 def test_fast_path_agrees_with_jsonschema_on_every_recorded_verdict(path: Path) -> None:
     # every rule on each of ~9,000 documents would take jsonschema minutes: the rules that run

@@ -181,11 +181,13 @@ def _check_fixed(source: Path, tmp_path: Path, *args: str) -> Path:
     return root
 
 
+@pytest.mark.slow  # the whole corpora, fixed and linted again
 @pytest.mark.parametrize("corpus", [CORPUS, SHAPES], ids=["real-world", "shapes"])
 def test_the_upgrade_fix_on_the_real_corpora(corpus: Path, tmp_path: Path) -> None:
     _check_fixed(corpus, tmp_path, "--vllm-version", "0.34.0", "--unsafe-fixes")
 
 
+@pytest.mark.slow  # the whole corpus, fixed and linted again
 def test_safe_fixes_only_by_default_on_the_real_corpus(tmp_path: Path) -> None:
     root = _check_fixed(CORPUS, tmp_path, "--vllm-version", "0.34.0")
     kubeai = (root / "kubeai" / "values.yaml").read_text("utf-8")

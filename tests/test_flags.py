@@ -2,7 +2,8 @@
 column of the token, in YAML lists and in shell-style command strings alike.
 
 Where a verdict is vLLM's own, the comment says where it comes from: the vLLM source of that
-release, or shared/oracle (vLLM 0.33.0 run on this machine)."""
+release, or vLLM 0.33.0's own parser and validators run on the case (the recorded verdicts of
+tests/data/verdicts/, docs/conformance.md)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from vllm_lint.rules import registry as rules
 GRAMMAR_RULES = {f"VL0{n:02d}" for n in range(1, 13)} - {"VL003"}
 
 # One case a line: (the argv word(s) as written, the rule, a piece of its message).
-# Each is a mistake vLLM 0.33.0 refuses at startup (shared/oracle), except the VL008 info.
+# Each is a mistake vLLM 0.33.0 refuses at startup (its own parser), except the VL008 info.
 CASES: list[tuple[str, str, str]] = [
     ("--enable-prefix-cachng", "VL001", "did you mean --enable-prefix-caching?"),
     ("--enable-prefix-cachin", "VL008", "abbreviation of --enable-prefix-caching"),
@@ -43,7 +44,7 @@ CASES: list[tuple[str, str, str]] = [
     ("--enable-chunked-prefill=false", "VL004", "no value (it is a switch"),
     ("--optimization-level=O2", "VL005", "'O2' is not one of: 0, 1, 2, 3"),
 ]  # fmt: skip
-# Accepted by vLLM 0.33.0 (shared/oracle): no grammar finding.
+# Accepted by vLLM 0.33.0's own parser: no grammar finding.
 ACCEPTED = [
     "--mamba-backend=FlashInfer",
     "--attention-backend=auto",
@@ -259,7 +260,7 @@ def test_deprecation_names_the_release_that_removes_it() -> None:
 
 def test_unknown_flag_says_when_it_existed() -> None:
     finding = _only("m --mamba-backend triton", "0.12.0")
-    assert finding.rule == "VL001" and "first appears in vLLM 0.20.2" in finding.message
+    assert finding.rule == "VL001" and "first appears in vLLM 0.20.0" in finding.message
 
 
 # -- VL004 / VL005: types, switches, choices and Enum members ---------------------------------
@@ -396,6 +397,8 @@ def _valid_value(spec: FlagSpec, release: str) -> list[str]:
         "bool": "true",
         "json": "{}",
         "json_or_str": "{}",
+        "kvs": "image=1",  # 0.5.5 - 0.8.4 nullable_kvs
+        "json_or_kvs": "{}",
     }
     return [by_type.get(spec.type, "x")]
 
@@ -430,7 +433,21 @@ def _argv(release: str) -> tuple[list[str], dict[str, Any]]:
     return words, seen
 
 
-@pytest.mark.parametrize("release", catalog.known_releases())
+# release.normalize drops a fourth part ("0.10.1.1" -> "0.10.1", "0.4.0.post1" -> "0.4.0"): such
+# a release is judged with its patch's catalog until the release gate keeps the release as
+# written (issue 24 part 3); the two where that changes a flag fail here
+_FOUR_PART = pytest.mark.xfail(
+    strict=True, reason="the release gate drops a fourth part (issue 24 part 3)"
+)
+
+
+@pytest.mark.parametrize(
+    "release",
+    [
+        pytest.param(r, marks=_FOUR_PART) if r in ("0.10.1.1", "0.4.0.post1") else r
+        for r in catalog.known_releases()
+    ],
+)
 def test_every_flag_with_a_valid_value_is_accepted(release: str) -> None:
     words, seen = _argv(release)
     argv = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
@@ -454,6 +471,10 @@ def test_every_033_flag_in_a_manifest(repo: Path) -> None:
 
 # A flag that came back after its removal, and the vLLM source that explains it.
 RETURNED = {
+    # FlexibleArgumentParser (0.5.1+) reads `--a_b` as `--a-b`: the underscore spellings of
+    # 0.4.2 (`--max-seq_len-to-capture`) and 0.5.0 (`--preemption_mode`) work again
+    "--max-seq_len-to-capture": ("0.5.1", "0.5.1 vllm/utils.py FlexibleArgumentParser"),
+    "--preemption_mode": ("0.5.1", "0.5.1 vllm/utils.py FlexibleArgumentParser"),
     "--disable-log-requests": (
         "0.33.0",
         "0.33.0 EnableDisableAction gives --enable-log-requests the negation "
@@ -495,14 +516,14 @@ def test_every_flag_a_release_drops_is_in_the_table() -> None:
 def test_table_row_agrees_with_the_catalogs(flag: str) -> None:
     row = _table()["flags"][flag]
     known = catalog.known_releases()
-    assert versions.key(row["last_in"]) <= versions.key(row["removed_in"])
+    assert versions.full_key(row["last_in"]) < versions.full_key(row["removed_in"])
     if row["last_in"] in known:  # the newest patch of its minor: the catalog has the flag
         spec = catalog.catalog_for(row["last_in"]).flags[flag]
         assert _value_form(spec) == row["value"]
     back = RETURNED.get(flag, (None, ""))[0]
     for release in known:
-        if versions.key(release) >= versions.key(row["removed_in"]) and (
-            back is None or versions.key(release) < versions.key(back)
+        if versions.full_key(release) >= versions.full_key(row["removed_in"]) and (
+            back is None or versions.full_key(release) < versions.full_key(back)
         ):
             assert catalog.catalog_for(release).resolve(flag) is None, release
     replacement = row["replacement"]
@@ -512,7 +533,7 @@ def test_table_row_agrees_with_the_catalogs(flag: str) -> None:
             assert replacement["key"] in target.json_keys
 
 
-# -- the known-broken flags of the real-world corpus (shared/reference/corpus-notes.md §5) ------
+# -- the known-broken flags of the real-world corpus (tests/corpus/real-world/SOURCES.md) -------
 
 # (file, flag as written there, {release: the rule at each place it is written, or None})
 BROKEN_IN_CORPUS: list[tuple[str, str, dict[str, str | None]]] = [

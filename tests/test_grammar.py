@@ -1,4 +1,4 @@
-"""vLLM's argv grammar, release by release, through `check_command_line` and `settings_for`."""
+"""vLLM's argv grammar, release by release, through `check_command_line` and `settings_of`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vllm_lint.effective.build import settings_for
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span, Token
 from vllm_lint.options import Options
-from vllm_lint.pipeline import check_command_line
+from vllm_lint.pipeline import check_command_line, settings_of
 from vllm_lint.read.shell import Lexer
 
 
@@ -21,7 +20,7 @@ def effective(argv: str, release: str, env: dict[str, str] | None = None) -> dic
     invocation = Invocation(
         "t", tuple(words), {k: Token(v, span) for k, v in (env or {}).items()}, "t"
     )
-    found, findings = settings_for(invocation, Options(vllm_version=release))
+    found, findings = settings_of(invocation, Options(vllm_version=release))
     assert not [f for f in findings if f.severity.label == "error"], findings
     return found.document
 

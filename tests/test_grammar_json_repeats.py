@@ -20,12 +20,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from vllm_lint.effective.build import settings_for
 from vllm_lint.effective.settings import Settings
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, Span
 from vllm_lint.options import Options
-from vllm_lint.pipeline import check_command_line
+from vllm_lint.pipeline import check_command_line, settings_of
 from vllm_lint.read.shell import Lexer
 
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
@@ -55,7 +54,7 @@ def rules_of(argv: str, release: str) -> list[str]:
 def settings(argv: str, release: str) -> Settings:
     words = [w for c in Lexer(argv, FilePositions("t", argv)).commands() for w in c.words]
     invocation = Invocation("t", tuple(words), {}, "t")
-    found, _ = settings_for(invocation, Options(vllm_version=release))
+    found, _ = settings_of(invocation, Options(vllm_version=release))
     return found
 
 

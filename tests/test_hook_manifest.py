@@ -14,6 +14,8 @@ import pytest
 
 from conftest import REPO, chdir, write
 
+pytestmark = pytest.mark.slow  # the real `pre-commit try-repo` builds the hook's environment
+
 pre_commit = pytest.importorskip("pre_commit")
 pytest.importorskip("identify")
 

@@ -143,7 +143,7 @@ def test_environment_variables() -> None:
     assert _rules("m --fail-on-environ-validation", "0.33.0", known) == []
     # VLLM_USE_V1 was removed after 0.10: "last in"
     (finding,) = check_command_line("m", "0.33.0", {"VLLM_USE_V1": "1"})
-    assert "last in vLLM 0.10.2" in finding.message
+    assert "last in vLLM 0.11.0" in finding.message  # every patch is catalogued
     # 0.34 refuses a removed variable with its migration hint, whatever the flag says
     assert _rules("m", "0.34.0", {"VLLM_MARLIN_INPUT_DTYPE": "int8"}) == ["VL017"]
     # env_with_choices, case-insensitive for this one

@@ -18,6 +18,8 @@ from tools import mine_envs, mine_raises, mine_validation, new_release
 
 from conftest import REPO
 
+pytestmark = pytest.mark.tools  # tools/ extract_flags, mine_*, new_release
+
 COVERAGE = REPO / "tools" / "coverage"
 
 
@@ -400,7 +402,8 @@ def test_known_coverage() -> None:
 def test_release_planning() -> None:
     current = ("0.33.0", "0.34.0")
     assert new_release.planned_releases("0.35.0", current) == (["0.33.0", "0.34.0", "0.35.0"], None)
-    assert new_release.planned_releases("0.34.1", current) == (["0.33.0", "0.34.1"], "0.34.0")
+    # every patch release is kept: 0.34.1 joins 0.34.0
+    assert new_release.planned_releases("0.34.1", current) == (["0.33.0", "0.34.0", "0.34.1"], None)
     assert new_release.planned_releases("0.34.0", current) == (["0.33.0", "0.34.0"], None)
     source = (REPO / "tools" / "extract_flags.py").read_text(encoding="utf-8")
     tree = ast.parse(source)

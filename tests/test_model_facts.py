@@ -8,17 +8,16 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import REPO
-from vllm_lint.effective.build import settings_for
 from vllm_lint.effective.derive import models
 from vllm_lint.options import Options
-from vllm_lint.pipeline import check_command_line, command_line_invocation
+from vllm_lint.pipeline import check_command_line, command_line_invocation, settings_of
 
 MODELS = REPO / "schemas" / "models.json"
 SCHEMA = REPO / "schemas" / "models.schema.json"
 
 
 def _derived(argv: str, release: str = "0.33.0") -> dict[str, object]:
-    settings, _ = settings_for(command_line_invocation(argv), Options(vllm_version=release))
+    settings, _ = settings_of(command_line_invocation(argv), Options(vllm_version=release))
     derived = settings.document["derived"]
     return {k: v for k, v in derived.items() if k.startswith("model_")}
 

@@ -1,5 +1,5 @@
 """schemas/models.json as data: valid, fresh from tools/model_configs/, and right for a handful of
-checkpoints checked by hand (offline: no shared/, no vLLM)."""
+checkpoints checked by hand (offline: nothing beside the checkout, no vLLM)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from jsonschema import Draft202012Validator
 from tools import model_facts
 
 from conftest import REPO
+
+pytestmark = pytest.mark.tools  # tools/model_facts
 
 MODELS = REPO / "schemas" / "models.json"
 SCHEMA = REPO / "schemas" / "models.schema.json"

@@ -13,7 +13,10 @@ import pytest
 from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, write
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+pytestmark = [
+    pytest.mark.slow,  # the real `pre-commit try-repo` builds the hook's environment
+    pytest.mark.skipif(shutil.which("git") is None, reason="needs git"),
+]
 
 
 def _git(cwd: Path, *args: str) -> None:

@@ -55,6 +55,7 @@ def repo(tmp_path: Path) -> Iterator[Path]:
         yield tmp_path
 
 
+@pytest.mark.slow  # every corpus file, twice
 def test_same_answer_as_the_program_on_every_real_file(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

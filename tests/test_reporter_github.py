@@ -11,7 +11,7 @@ import pytest
 from conftest import BAD_DEPLOYMENT as BAD
 from conftest import run_cli, write
 from vllm_lint.model import Finding, Related, Severity, Span
-from vllm_lint.report import ReportContext, github
+from vllm_lint.report import ReportContext, gate, github
 from vllm_lint.report.escape import printable
 
 # A flag whose name carries every character that must be escaped, and a forged command
@@ -113,7 +113,8 @@ def test_hostile_file_names_and_messages_survive_the_round_trip(tmp_path: Path, 
         # in the message, a control character of the name or value is shown escaped
         assert data.startswith(f"deploy/{printable(name)}:{props['line']}:")
     unknown = [data for _, props, data in commands if props["title"].startswith("VL001")]
-    assert unknown and f"unknown flag {printable(HOSTILE_NAME)}" in unknown[0]
+    shown = printable(gate.shown(HOSTILE_NAME, "log"))  # a line of it starting `::` is `\::`
+    assert unknown and f"unknown flag {shown}" in unknown[0]
     assert not any(line.startswith("::error file=forged") for line in lines)
 
 

@@ -49,8 +49,9 @@ def test_text_from_a_linted_file_cannot_change_the_markup() -> None:
     cells = table[0].replace("\\|", "").split(" | ")
     assert len(cells) == 4
     assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "http://" not in text  # GitHub would link a bare address: a zero-width space stops it
     assert (
-        "a\\|b<br>c<br>&lt;script&gt;x&lt;/script&gt; \\`code\\` \\[link\\](http://x) "
+        "a\\|b<br>c<br>&lt;script&gt;x&lt;/script&gt; \\`code\\` \\[link\\](http\u200b://x) "
         "\\*bold\\* \\_u\\_ \\~s\\~ \\\\" in table[0]
     )
 

@@ -17,7 +17,12 @@ from vllm_lint.rules.registry import Rule
 
 def _releases_of(rule: Rule) -> list[str]:
     """First and last catalogued release inside [since, before)."""
-    inside = [r for r in catalog.known_releases() if rule.applies_to(r)]
+    # a rule without `since` was written against 0.8.5.post1 and later (tools/cases.py)
+    inside = [
+        r
+        for r in catalog.known_releases()
+        if rule.applies_to(r) and (rule.since or versions.full_key(r) >= (0, 8, 5, 1))
+    ]
     if rule.since and inside and versions.key(inside[0])[:2] == versions.key(rule.since)[:2]:
         inside[0] = rule.since  # the exact first release, e.g. 0.27.0 rather than 0.27.1
     return sorted({inside[0], inside[-1]}, key=versions.key) if inside else []

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import CORPUS, run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
-from vllm_lint.effective.build import settings_for
 from vllm_lint.options import Options
+from vllm_lint.pipeline import settings_of
 
 STACK = """\
 servingEngineSpec:
@@ -100,8 +100,8 @@ def test_llm_d_modelservice_values_agree_with_the_rendered_output() -> None:
     rendered = launches(CORPUS / "llm-d-modelservice" / "output-pd.yaml", CORPUS)
     assert len(values) == len(rendered) == 2
     for ours, theirs in zip(values, rendered, strict=True):
-        mine, _ = settings_for(ours, options)
-        expected, _ = settings_for(theirs, options)
+        mine, _ = settings_of(ours, options)
+        expected, _ = settings_of(theirs, options)
         literal = [p for p in mine.spans if p not in mine.opaque and not p.startswith("env.")]
         assert {"enforce_eager", "kv_transfer_config", "served_model_name"} <= set(literal)
         assert {p: mine.get(p) for p in literal} == {p: expected.get(p) for p in literal}

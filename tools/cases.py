@@ -84,7 +84,13 @@ def rule_case_folder(rule: Any) -> Path:
 def _first_release(rule: Any) -> str:
     from vllm_lint import release
 
-    inside = [r for r in release.known_releases() if rule.applies_to(r)]
+    # a rule without `since` was written against the catalogs of 0.8.5.post1 and later (the
+    # oldest before every release from 0.2.0 was catalogued): its cases stay there
+    inside = [
+        r
+        for r in release.known_releases()
+        if rule.applies_to(r) and (rule.since or release.full_key(r) >= (0, 8, 5, 1))
+    ]
     if rule.since and inside and release.key(inside[0])[:2] == release.key(rule.since)[:2]:
         return str(rule.since)  # the exact first release, e.g. 0.27.0 rather than 0.27.1
     return inside[0]

@@ -453,7 +453,7 @@ def render(data: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return write_per_release(
-        argv, __doc__, OUT, lambda root, rel: render(mine_release(root, rel)), "mine_envs"
+        argv, __doc__, OUT, lambda root, rel: mine_release(root, rel), render, "mine_envs"
     )
 
 

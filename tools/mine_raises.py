@@ -62,6 +62,7 @@ except ImportError:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tools import extract_flags as ef
     from tools.mine_validation import release_list
+from vllm_lint import release_data
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tools" / "coverage"
@@ -727,8 +728,7 @@ def mine_release(
     root: Path, release: str, rules: list[RuleRef], validation_dir: Path = VALIDATION
 ) -> dict[str, Any]:
     sites, warnings, files = collect(root)
-    vpath = validation_dir / f"{release}.json"
-    validation = json.loads(vpath.read_text(encoding="utf-8")) if vpath.is_file() else None
+    validation = release_data.load_in(validation_dir, release)
     for s in sites + warnings:
         classify(s, release, rules, validation)
     sites.sort(key=lambda s: (s.file, s.line))

@@ -56,6 +56,7 @@ try:
 except ImportError:  # run as a script: python tools/mine_validation.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tools import extract_flags as ef
+from vllm_lint import release_data
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "schemas" / "validation"
@@ -980,7 +981,7 @@ class Miner:
     def __init__(self, root: Path, release: str):
         self.release = release
         self.tree = ef.SourceTree(root)
-        self.interp, self.sink = ef.interpret_serve(self.tree)
+        self.interp, self.sink = ef.interpret_parser(self.tree)
         features = ef.read_parser_features(self.tree)
         self.enable_disable = bool(features.get("enable_disable_pairing"))
         self.owner_refs: dict[str, ef.ClassRef] = {}
@@ -1321,20 +1322,67 @@ def render(data: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return write_per_release(
-        argv, __doc__, OUT, lambda root, rel: render(mine_release(root, rel)), "mine_validation"
+        argv, __doc__, OUT, lambda root, rel: mine_release(root, rel), render, "mine_validation"
     )
+
+
+def data_keyframes(releases: list[str]) -> set[str]:
+    """Releases stored whole: the newest, and the newest patch of every series up to 0.9 and
+    of 0.10, 0.15, 0.20 … (a pin reads at most a few differences more than its own file;
+    the old series' files are small)."""
+    newest: dict[str, str] = {}
+    for rel in releases:
+        newest[ef.minor_of(rel)] = rel
+    keep = {releases[-1]} if releases else set()
+    keep |= {
+        rel
+        for minor, rel in newest.items()
+        if int(minor.split(".")[1]) <= 9 or int(minor.split(".")[1]) % 5 == 0
+    }
+    return keep
+
+
+def store(
+    out: Path, mined: dict[str, dict[str, Any]], render: Callable[[dict[str, Any]], str]
+) -> None:
+    """Write the folder's releases as keyframes (`render`) and differences against the next
+    newer release (hooks/vllm_lint/release_data.py): the releases just mined replace theirs,
+    the others are kept as they are (read whole first)."""
+    out.mkdir(parents=True, exist_ok=True)
+    docs = {p.stem: release_data.load_in(out, p.stem) for p in out.glob("*.json")}
+    docs.update(mined)
+    releases = sorted((r for r, d in docs.items() if d is not None), key=ef.version_key)
+    whole = data_keyframes(releases)
+    for older, newer in zip(releases, [*releases[1:], None], strict=True):
+        doc = docs[older]
+        assert doc is not None
+        if newer is None or older in whole:
+            text = render(doc)
+        else:
+            newer_doc = docs[newer]
+            assert newer_doc is not None
+            delta = {"release": older, "next": newer, **release_data.difference(newer_doc, doc)}
+            # compact, one line per key (the linter reads these on its cold path)
+            compact = {"sort_keys": True, "ensure_ascii": False, "separators": (",", ":")}
+            lines = [
+                f"{json.dumps(k)}:{json.dumps(v, **compact)}" for k, v in sorted(delta.items())
+            ]
+            text = "{" + ",\n".join(lines) + "}\n"
+        (out / f"{older}.json").write_text(text, encoding="utf-8")
 
 
 def write_per_release(
     argv: list[str] | None,
     doc: str | None,
     out: Path,
-    mined: Callable[[Path, str], str],
+    mined: Callable[[Path, str], dict[str, Any]],
+    render: Callable[[dict[str, Any]], str],
     tool: str,
 ) -> int:
     """The command line of a tool that writes one generated JSON file per release (this one,
-    tools/mine_envs.py): `mined(source_root, release)` is the file's text; `--check` compares
-    instead of writing (exit 1 if stale)."""
+    tools/mine_envs.py): `mined(source_root, release)` is the release's document, `render` its
+    text when stored whole (`store`: keyframes and differences); `--check` compares the
+    documents instead of writing (exit 1 if stale)."""
     ap = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     ap.add_argument("--releases", nargs="+", help="default: every release of schemas/flags")
     ap.add_argument("--out", type=Path, default=out)
@@ -1347,18 +1395,19 @@ def write_per_release(
     ns = ap.parse_args(argv)
     releases = ns.releases or release_list()
     stale: list[str] = []
+    docs: dict[str, dict[str, Any]] = {}
     for rel in releases:
         root = ef.ensure_source(rel, ns.cache_dir, ns.src_dir, not ns.no_download)
-        text = mined(root, rel)
-        path = ns.out / f"{rel}.json"
-        if ns.check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
-                stale.append(rel)
+        try:
+            docs[rel] = json.loads(render(mined(root, rel)))
+        except RuntimeError as exc:  # e.g. no vllm/envs.py before 0.4.2: no file
+            print(f"{rel}: {exc}", file=sys.stderr)
             continue
-        ns.out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
-        print(f"{rel}: {shown}", file=sys.stderr)
+        if ns.check and release_data.load_in(ns.out, rel) != docs[rel]:
+            stale.append(rel)
+    if not ns.check:
+        store(ns.out, docs, render)
+        print(f"{len(docs)} release(s) written to {ns.out}", file=sys.stderr)
     if ns.check:
         if stale:
             print(f"stale: {', '.join(stale)} (run python -m tools.{tool})", file=sys.stderr)

@@ -353,7 +353,6 @@ def facts(
     )
     out: dict[str, Any] = {
         "repo_ids": entry["repo_ids"],
-        **({"oracle_kind": entry["oracle_kind"]} if entry.get("oracle_kind") else {}),
         "source": f"tools/model_configs/{entry['dir']}/config.json "
         f"({_source_text(entry['source'])})",
         "architecture": archs[0],
@@ -404,10 +403,16 @@ def facts(
 
 
 def _source_text(source: dict[str, Any]) -> str:
+    """Where a shipped fact comes from, as a user can follow it: a public file at a commit, or
+    a file of this repository (never the folder the copy was first made in)."""
     if source.get("repo"):
         where = f"https://github.com/{source['repo']}/blob/{source['commit']}/{source['path']}"
         part = f" {source['part']}" if source.get("part") else ""
         return f"{where}{part}, {source['license']}"
+    if not source["file"].startswith(("tools/", "tests/", "schemas/")):  # made outside the repo
+        return "a copy of the checkpoint's config.json, checked against public copies: " + (
+            "tools/model_configs/SOURCES.md"
+        )
     part = f" ({source['part']})" if source.get("part") else ""
     return f"{source['file']}{part}"
 

@@ -41,6 +41,7 @@ try:
 except ImportError:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tools import extract_flags as ef
+from vllm_lint import release_data
 
 REPO = Path(__file__).resolve().parent.parent
 EXTRACT = REPO / "tools" / "extract_flags.py"
@@ -48,14 +49,9 @@ RELEASE_RE = re.compile(r"^\d+\.\d+\.\d+(\.post\d+)?$")
 
 
 def planned_releases(release: str, current: tuple[str, ...]) -> tuple[list[str], str | None]:
-    """RELEASES with ``release`` in place, and the release it replaces (same minor)."""
-    minor = ef.minor_of(release)
-    replaced = next((r for r in current if ef.minor_of(r) == minor), None)
-    if replaced is not None:
-        out = [release if r == replaced else r for r in current]
-    else:
-        out = sorted([*current, release], key=ef.version_key)
-    return out, (replaced if replaced != release else None)
+    """RELEASES with ``release`` in place (every patch release is kept), and the release it
+    replaces: none since the catalogs hold every patch."""
+    return sorted({*current, release}, key=ef.version_key), None
 
 
 def write_releases(releases: list[str]) -> bool:
@@ -130,9 +126,8 @@ def summary(release: str, replaced: str | None) -> list[str]:
             f"  flags: {len(delta.get('added', {}))} added, {len(delta.get('removed', []))} "
             f"removed, {len(delta.get('changed', {}))} changed since {delta.get('previous')}"
         )
-    vpath = REPO / "schemas" / "validation" / f"{release}.json"
-    if vpath.is_file():
-        v = json.loads(vpath.read_text(encoding="utf-8"))
+    v = release_data.load_in(REPO / "schemas" / "validation", release)
+    if v is not None:
         classes = v["classes"]
         bounded = sum(
             1
@@ -146,9 +141,8 @@ def summary(release: str, replaced: str | None) -> list[str]:
             f"flags, {len(classes)} classes ({forbid} forbid unknown keys), {bounded} "
             "bounded fields"
         )
-    epath = REPO / "schemas" / "envs" / f"{release}.json"
-    if epath.is_file():
-        e = json.loads(epath.read_text(encoding="utf-8"))
+    e = release_data.load_in(REPO / "schemas" / "envs", release)
+    if e is not None:
         lines.append(f"  env vars: {len(e['variables'])}")
     cpath = REPO / "tools" / "coverage" / f"{release}.json"
     if cpath.is_file():

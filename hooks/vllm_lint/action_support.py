@@ -26,13 +26,14 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
 from vllm_lint.files.layout import CONFIG_NAMES
 from vllm_lint.report.escape import inert
+from vllm_lint.report.gate import shown
 from vllm_lint.report.github import escape_data, escape_property
 
 PREFIX = "GHA_VLLM_LINT_"
@@ -95,9 +96,13 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     if config_from not in CONFIG_FROM:
         raise InputError(f"config-from: {config_from!r} is not head or base")
     args = split("args", get("ARGS"))
+    known = _option_names()
     for arg in args:
         name = arg.split("=", 1)[0]
-        if name in _OWN_OPTIONS or (name.startswith("-o") and not name.startswith("--")):
+        if name.startswith("-") and name not in ("-", "--") and name not in known:
+            # whole names only: argparse would take `--conf` for `--config`, `-qo` for `-q -o`
+            raise InputError(f"args: {name} is not a vllm-lint option (options are matched whole)")
+        if name in _OWN_OPTIONS:
             raise InputError(f"args: {name} is set by the action itself")
         if name in ("--config", "--no-config"):
             raise InputError(f"args: {name}: use the config and config-from inputs")
@@ -114,6 +119,28 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         args=args,
         config_from=config_from,
     )
+
+
+def _option_names() -> frozenset[str]:
+    """Every option string of the command line, whole (`--config`, `-o`, never a prefix)."""
+    from vllm_lint.arguments import parser
+
+    return frozenset(option for action in parser()._actions for option in action.option_strings)
+
+
+def baseline_argument(args: Sequence[str]) -> tuple[list[str], str | None]:
+    """`args` without `--baseline FILE` (`--baseline=FILE`), and FILE (None if not given)."""
+    kept: list[str] = []
+    found = None
+    words = iter(args)
+    for arg in words:
+        if arg == "--baseline":
+            found = next(words, None)
+        elif arg.startswith("--baseline="):
+            found = arg.split("=", 1)[1]
+        else:
+            kept.append(arg)
+    return kept, found
 
 
 # -- git (plumbing only: no hook, filter, textconv or external diff runs) ------------------------
@@ -363,6 +390,96 @@ def base_configuration(inputs: Inputs, env: Mapping[str, str]) -> Iterator[str]:
                 os.remove(path)
 
 
+@contextmanager
+def base_inputs(inputs: Inputs, env: Mapping[str, str]) -> Iterator[Inputs]:
+    """`config-from: base` beyond the configuration: a `--baseline` named in `args` is the
+    base commit's copy of that file (none there: no baseline, every finding is reported), and
+    in each file whose suppression comments differ from the base's, inline suppressions count
+    for nothing (`--ignore-suppressions`): what they hide is reported."""
+    found = base_commit(env)
+    assert found is not None  # base_configuration checked it first
+    base = found[0]
+    args, baseline = baseline_argument(inputs.args)
+    written: list[str] = []
+    try:
+        if baseline is not None:
+            raw = _blob(base, _relative(baseline))
+            if raw is None:
+                _command(
+                    "notice",
+                    f"config-from: base: the base commit has no baseline {inert(baseline)}; "
+                    "every finding is reported",
+                )
+            else:
+                path = _write(
+                    PurePosixPath(f".vllm-lint-base-{secrets.token_hex(8)}-baseline"), raw
+                )
+                written.append(path)
+                args += [f"--baseline={path}"]
+        edited = suppressions_edited(base)
+        if edited:
+            names = ", ".join(inert(name) for name in edited[:_MAX_LISTED])
+            print(
+                f"config-from: base: inline suppressions this change edits count for nothing "
+                f"in {len(edited)} file(s): {names}",
+                flush=True,
+            )
+        args += [f"--ignore-suppressions={name}" for name in edited]
+        yield replace(inputs, args=tuple(args))
+    finally:
+        for path in written:
+            with suppress(OSError):
+                os.remove(path)
+
+
+def _relative(name: str) -> str:
+    return PurePosixPath(os.path.relpath(name).replace(os.sep, "/")).as_posix()
+
+
+def _directives(data: bytes | None) -> list[bytes] | None:
+    """The lines that mention vllm-lint (every suppression comment is one), sorted."""
+    if data is None:
+        return None
+    return sorted(line.strip() for line in data.lower().splitlines() if b"vllm-lint" in line)
+
+
+def suppressions_edited(base: str) -> list[str]:
+    """The changed files whose suppressions the change may have put to new use: their
+    suppression comments (lines naming vllm-lint) differ from the base commit's (added,
+    removed, reworded), or a changed line is one a comment covers (its own, the next)."""
+    edited = []
+    for name in changed_files(base) or []:
+        relative = _relative(name)
+        after = _blob("HEAD", relative)
+        if _directives(_blob(base, relative) or b"") != _directives(after) or _covers_a_change(
+            base, relative, after or b""
+        ):
+            edited.append(name)
+    return edited
+
+
+_HUNK = re.compile(rb"^@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,([0-9]+))? @@", re.MULTILINE)
+
+
+def _covers_a_change(base: str, path: str, text: bytes) -> bool:
+    """Whether a line of `path` that names vllm-lint, or the line after it, changed since
+    `base` (a suppression that the change slid a new finding under)."""
+    proc = _git(
+        "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", base, "HEAD", "--", path
+    )
+    if proc is None or proc.returncode != 0:
+        return True  # cannot tell: the suppressions of this file hide nothing
+    changed: set[int] = set()
+    for hunk in _HUNK.finditer(proc.stdout):
+        start, count = int(hunk[1]), int(hunk[2] or 1)
+        changed.update(range(start, start + max(count, 1) + (count == 0)))  # a deletion: both sides
+    return any(
+        number in changed or number + 1 in changed
+        for number, line in enumerate(text.lower().splitlines(), start=1)
+        if b"vllm-lint" in line
+    )
+
+
 def _write(path: PurePosixPath, data: bytes) -> str:
     target = os.path.join(*path.parts) if path.parts else str(path)
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # never through a link
@@ -383,29 +500,51 @@ def _reported(results: Sequence[Mapping[str, Any]]) -> Counter[tuple[str, str, i
     for result in results:
         location = result["locations"][0]["physicalLocation"]
         region = location.get("region", {})
-        path = unquote(location["artifactLocation"]["uri"])
+        # the URI is the name's bytes; `--format json` shows it as the gate does
+        path = shown(unquote(location["artifactLocation"]["uri"], errors="surrogateescape"), "json")
         line, col = region.get("startLine", 0), region.get("startColumn", 0)
         found[_key(result["ruleId"], path, line, col)] += 1
     return found
 
 
+class ComparisonFailed(Exception):
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def _unconfigured(
     inputs: Inputs, targets: Sequence[str]
-) -> list[tuple[tuple[str, str, int, int], Any]] | None:
+) -> list[tuple[tuple[str, str, int, int], Any]]:
     """The findings of the same lint with no configuration file at all, keyed by place."""
     from vllm_lint.report.github import workspace_path
 
-    args = ["--format", "json", "--fail-on", "never", "--no-config"]
-    args += _shared_arguments(inputs, None)
+    # nothing that hides findings: no configuration, no inline suppression, no baseline
+    args = ["--format", "json", "--fail-on", "never", "--no-config", "--ignore-suppressions=."]
+    args += baseline_argument(_shared_arguments(inputs, None))[0]
     proc = subprocess.run(
-        _cli(*args, "--", *targets), capture_output=True, check=False, encoding="utf-8"
+        _cli(*args, "--", *targets),
+        capture_output=True,
+        check=False,
+        encoding="utf-8",
+        errors="replace",
     )
-    if proc.returncode != 0:
-        return None
-    try:
-        findings = json.loads(proc.stdout)["findings"]
-    except (ValueError, KeyError, TypeError):
-        return None
+    why = ""
+    if proc.returncode not in (0, 1):
+        why = f"exit code {proc.returncode}"
+    else:
+        try:
+            findings = json.loads(proc.stdout)["findings"]
+        except (ValueError, KeyError, TypeError):
+            why = "output that is not vllm-lint's JSON"
+    if why:
+        said = [line for line in proc.stderr.split("\n") if line.strip()]
+        raise ComparisonFailed(
+            f"the comparison run (the same lint without configuration, suppressions or "
+            f"baseline) stopped with {why}: {inert(said[-1]) if said else 'no message'}; what "
+            "the configuration hides cannot be told, so the step fails",
+            proc.returncode if proc.returncode not in (0, 1) else EXIT_INTERNAL,
+        )
     keyed = []
     for finding in findings:
         line = finding["line"]
@@ -420,14 +559,20 @@ def report_removed(
     sarif_file: str,
     code: int,
     env: Mapping[str, str],
-) -> None:
-    """Lint again without any configuration, and say plainly which findings (rules, files)
-    the configuration removed, and when its fail-on let the step pass; a warning when the pull
-    request changed a configuration file."""
+) -> int:
+    """Lint again without configuration, suppressions or baseline, and say plainly which
+    findings (rules, files) they removed, and when the configuration's fail-on let the step
+    pass: a warning in the log and the job summary when the change edits any of them (or a
+    rule pack), else a notice. Returns the step's failing exit code when the comparison run
+    fails (a crash must not skip the warning and leave the step green), else 0."""
     results = _sarif_results(sarif_file)
-    keyed = _unconfigured(inputs, targets) if results is not None else None
-    if results is None or keyed is None:
-        return
+    if results is None:
+        return 0
+    try:
+        keyed = _unconfigured(inputs, targets)
+    except ComparisonFailed as exc:
+        _command("error", str(exc))
+        return exc.code
     kept = _reported(results)
     removed = []
     for key, finding in keyed:
@@ -441,9 +586,10 @@ def report_removed(
         and code == 0
         and any(r.get("level") in ("error", "warning") for r in results)
     )
-    if not removed and not passed:
-        return
-    changed = _changed_configs(env)
+    edits = _edits(inputs, env)
+    packs = edits.get("rule packs", [])
+    if not removed and not passed and not packs:
+        return 0
     parts = []
     if removed:
         by_rule = Counter(f["rule"] for f in removed)
@@ -452,53 +598,100 @@ def report_removed(
         shown = ", ".join(inert(f) for f in files[:_MAX_LISTED])
         more = f" and {len(files) - _MAX_LISTED} more" if len(files) > _MAX_LISTED else ""
         parts.append(
-            f"the configuration removed {len(removed)} finding(s) that vllm-lint reports "
-            f"without it: rules {rules}; in {len(files)} file(s): {shown}{more}"
+            f"the configuration, suppressions and baseline removed {len(removed)} finding(s) "
+            f"that vllm-lint reports without them: rules {rules}; in {len(files)} file(s): "
+            f"{shown}{more}"
         )
     if passed:
         parts.append("the configuration's fail-on lets this step pass")
-    if changed:
-        names = ", ".join(inert(c) for c in changed[:_MAX_LISTED])
+    if packs:
+        parts.append("what an edited rule pack no longer finds is not counted here")
+    if edits:
         message = (
-            f"This change edits the vllm-lint configuration ({names}), and "
+            f"This change edits {_edited(edits, inert)}, and "
             + "; ".join(parts)
-            + ". Set `config-from: base` to lint with the base commit's configuration."
+            + (
+                ". With `config-from: base` the base commit's configuration, rule packs and "
+                "baseline were used; suppressions the change edits hid nothing."
+                if inputs.config_from == "base"
+                else ". Set `config-from: base` to lint with the base commit's configuration, "
+                "rule packs, baseline and suppressions."
+            )
         )
         _command("warning", message)
     else:
         _command("notice", "; ".join(parts).capitalize() + ".")
     summary = env.get("GITHUB_STEP_SUMMARY", "")
-    if summary and removed:
-        _append_removed(summary, removed, changed)
+    if summary and (removed or edits):
+        _append_removed(summary, removed, edits)
+    return 0
 
 
-def _changed_configs(env: Mapping[str, str]) -> list[str]:
-    """The configuration files a pull request or push changed (or added, or deleted)."""
+def _edited(edits: Mapping[str, Sequence[str]], quote: Any) -> str:
+    """`the vllm-lint configuration (a, b), rule packs (c)`: what the change edits."""
+    return ", ".join(
+        f"{kind} ({', '.join(quote(n) for n in names[:_MAX_LISTED])})"
+        for kind, names in edits.items()
+    )
+
+
+def _edits(inputs: Inputs, env: Mapping[str, str]) -> dict[str, list[str]]:
+    """What the change (since the base commit) edits of all that can hide findings: the
+    configuration files, the rule packs the base's or the head's configuration names, the
+    baseline named in `args`, inline suppressions (by file)."""
     found = base_commit(env)
     if found is None:
-        return []
-    proc = _git("diff", "--name-only", "-z", "--no-ext-diff", "--no-textconv", found[0], "HEAD")
+        return {}
+    base = found[0]
+    proc = _git("diff", "--name-only", "-z", "--no-ext-diff", "--no-textconv", base, "HEAD")
     if proc is None or proc.returncode != 0:
-        return []
-    names = [os.fsdecode(raw) for raw in proc.stdout.split(b"\0") if raw]
-    return [n for n in names if PurePosixPath(n).name in CONFIG_NAMES]
+        return {}
+    names = {os.fsdecode(raw) for raw in proc.stdout.split(b"\0") if raw}
+    configs = sorted(n for n in names if PurePosixPath(n).name in CONFIG_NAMES)
+    if inputs.config and _relative(inputs.config) in names:
+        configs = sorted({*configs, _relative(inputs.config)})
+    packs = sorted(p for p in _packs(inputs, base) | _packs(inputs, "HEAD") if p in names)
+    baseline = baseline_argument(inputs.args)[1]
+    baselines = [_relative(baseline)] if baseline and _relative(baseline) in names else []
+    edits = {
+        "the vllm-lint configuration": configs,
+        "rule packs": packs,
+        "the baseline": baselines,
+        "the suppression comments of": suppressions_edited(base),
+    }
+    return {kind: found for kind, found in edits.items() if found}
+
+
+def _packs(inputs: Inputs, rev: str) -> set[str]:
+    """The rule packs the configuration names at `rev`, relative to the repository."""
+    try:
+        relative, data = _base_config_source(inputs, rev)
+    except InputError:
+        return set()
+    folder = PurePosixPath(relative).parent
+    named = data.get("extra-rules") or []
+    if not isinstance(named, list):
+        return set()
+    return {os.path.normpath((folder / str(p)).as_posix()).replace(os.sep, "/") for p in named}
 
 
 def _append_removed(
-    path: str, removed: Sequence[Mapping[str, Any]], changed: Sequence[str]
+    path: str, removed: Sequence[Mapping[str, Any]], edits: Mapping[str, Sequence[str]]
 ) -> None:
     from vllm_lint.report.markdown import cell
 
     lines = ["", "### What the configuration removed", ""]
-    if changed:
-        edited = ", ".join(f"`{cell(c)}`" for c in changed)
-        lines += [f"This change edits the configuration: {edited}.", ""]
-    lines += [
-        f"{len(removed)} finding(s) are reported without the configuration and not with it:",
-        "",
-        "| rule | where |",
-        "|---|---|",
-    ]
+    if edits:
+        edited = _edited(edits, lambda name: f"`{cell(name)}`")
+        lines += [f":warning: This change edits {edited}.", ""]
+    if removed:
+        lines += [
+            f"{len(removed)} finding(s) are reported without the configuration, suppressions "
+            "and baseline, and not with them:",
+            "",
+            "| rule | where |",
+            "|---|---|",
+        ]
     for finding in removed[:100]:
         where = f"{finding['path']}:{finding['line']}"
         lines.append(f"| {cell(finding['rule'])} | {cell(where)} |")
@@ -525,8 +718,8 @@ def main(env: Mapping[str, str] | None = None) -> int:
             _nothing_to_lint(sarif_file, summary)
             code = 0
         elif inputs.config_from == "base":
-            with base_configuration(inputs, env) as config:
-                code = _lint(inputs, targets, sarif_file, config, env)
+            with base_configuration(inputs, env) as config, base_inputs(inputs, env) as based:
+                code = _lint(based, targets, sarif_file, config, env)
         else:
             code = _lint(inputs, targets, sarif_file, inputs.config or None, env)
     except (InputError, OSError) as exc:
@@ -551,7 +744,9 @@ def _lint(
     print(inert("vllm-lint " + shlex.join(args)), flush=True)
     code = _run(args)
     if code in (0, 1):
-        report_removed(inputs, targets, sarif_file, code, env)
+        failed = report_removed(inputs, targets, sarif_file, code, env)
+        if failed:
+            return failed  # what the configuration hides cannot be told: the step fails
     return code
 
 

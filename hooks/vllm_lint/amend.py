@@ -25,6 +25,8 @@ from vllm_lint.fingerprint import read_lines
 from vllm_lint.model import Finding
 from vllm_lint.options import Options
 from vllm_lint.pipeline import Results
+from vllm_lint.report.escape import inert
+from vllm_lint.report.gate import terminal_lines
 
 
 @dataclass(frozen=True)
@@ -105,9 +107,9 @@ def amend(
     changed = [f for f in fixed if f.after != f.before]
     for item in fixed:
         if item.reverted:
-            err.write(f"vllm-lint: {item.path}: not fixed: {item.reverted}\n")
+            err.write(inert(f"vllm-lint: {item.path}: not fixed: {item.reverted}") + "\n")
     if request.diff:
-        out.write(fixer.diff(changed))
+        out.write(terminal_lines(fixer.diff(changed)))  # the repo's text: through the gate
         err.write(
             f"Would fix {count} finding(s) in {len(changed)} file(s).\n"
             if changed

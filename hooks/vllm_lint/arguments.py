@@ -22,6 +22,7 @@ def parser() -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="vllm-lint",
+        allow_abbrev=False,  # options are matched whole: `--conf` is not `--config`
         description="Find vLLM flag combinations that vLLM refuses at startup, in the "
         "Kubernetes manifests, compose files, scripts and vLLM config files that launch it.",
         epilog="Subcommands: `vllm-lint rules [SELECTOR ...] [--format json]` lists the rules, "
@@ -128,6 +129,14 @@ def parser() -> argparse.ArgumentParser:
         "--diff",
         action="store_true",
         help="print the fixes as a unified diff instead of writing them (exit 1 if any)",
+    )
+    parser.add_argument(
+        "--ignore-suppressions",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="inline `# vllm-lint: ignore` comments in PATH (a file or folder; `.` for all) "
+        "hide nothing (repeatable)",
     )
     parser.add_argument(
         "--baseline", metavar="FILE", help="report only the findings FILE does not record"

@@ -41,6 +41,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args[0] == "rules":
                     return rules_command(args[1:])
                 return explain_command(args[1:])
+            if args and args[0] == "flag" and not os.path.exists(args[0]):
+                from vllm_lint.flag_command import flag_command
+
+                return flag_command(args[1:])
+            if args and args[0] == "server" and not os.path.exists(args[0]):
+                from vllm_lint.lsp import server_command
+
+                return server_command(args[1:])
             from vllm_lint.arguments import parser
 
             return _lint(parser().parse_args(args))
@@ -84,6 +92,8 @@ def run() -> NoReturn:
         sys.stderr.flush()
     except BrokenPipeError:  # as in `main`: the reader left; say nothing more
         code = EXIT_FINDINGS
+    except ValueError:  # closed: the language server's transport ended with it
+        pass
     os._exit(code)
 
 
@@ -104,13 +114,14 @@ def _lint(ns: argparse.Namespace) -> int:
         configs=_configs(ns),
         keep_invocations=ns.show_invocations,  # else each file's launches go once checked
         time_budget=file_seconds(),
+        unsuppressed=tuple(ns.ignore_suppressions),
     )
     try:
         results, texts = _results(ns, options, lint_paths)
         if ns.show_invocations:
             from vllm_lint.report.invocations import show
 
-            show(results, options, sys.stdout, results.files_checked)
+            show(results, sys.stdout, results.files_checked)
             return EXIT_CLEAN
         findings = reported(results, options)
         fixed = 0
@@ -181,17 +192,11 @@ def _results(
         from vllm_lint.files.collect import expand
 
         return lint_paths(expand(ns.paths, options.root), options), {}
-    from vllm_lint.pipeline import Results, lint_bytes
+    from vllm_lint.pipeline import lint_buffer
 
     path = ns.stdin_filename or "<stdin>"
     data = sys.stdin.buffer.read(options.max_bytes(path) + 1)
-    results = Results()
-    if not options.config_for(path).excludes(path):
-        result = lint_bytes(path, data, options)
-        results.files_checked = 1
-        results.invocations = len(result.invocations)
-        results.append(result)
-    return results, {path: data.decode("utf-8", errors="replace")}
+    return lint_buffer(path, data, options), {path: data.decode("utf-8", errors="replace")}
 
 
 def _color(choice: str) -> bool:

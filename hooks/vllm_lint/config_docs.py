@@ -57,6 +57,9 @@ A comment `# vllm-lint: ignore[ID-or-slug, …] reason` silences the listed rule
 and on the line below it, in YAML files and in shell scripts (also inside `sh -c` blocks).
 A bare `# vllm-lint: ignore reason` silences every rule there. A suppression without a reason is
 reported as VL950 (warning); one that silences nothing as VL951 (info).
+`--ignore-suppressions PATH` (repeatable; `.` for every file) makes the suppressions in the files
+at or under PATH hide nothing, as ruff's `--ignore-noqa`: the action uses it to see what
+suppressions hide.
 
 ## Rule packs
 

@@ -56,7 +56,10 @@ def fingerprints(
             files[span.path] = lines_of(span.path)  # read once per call, never cached longer
         path = workspace_path(span.path, root)
         key = "\0".join((finding.rule, path, _source_text(span, files[span.path])))
+        # a file name that is not UTF-8 hashes as its own bytes (surrogateescape)
         ordinal = seen.get(key, 0)
         seen[key] = ordinal + 1
-        result.append(hashlib.sha256(f"{key}\0{ordinal}".encode()).hexdigest())
+        result.append(
+            hashlib.sha256(f"{key}\0{ordinal}".encode("utf-8", "surrogateescape")).hexdigest()
+        )
     return result

@@ -7,7 +7,10 @@ frozen dataclass costs ~0.7 ms to define (its methods are generated with `exec`)
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from vllm_lint.effective.settings import Settings
 
 
 class Severity(IntEnum):
@@ -182,6 +185,7 @@ class FileResult:
         "findings",
         "invocations",
         "path",
+        "settings",
         "standalone_config",
         "suppressions",
     )
@@ -190,6 +194,7 @@ class FileResult:
         self.path = path
         self.findings: list[Finding] = [] if findings is None else findings
         self.invocations: list[Invocation] = []
+        self.settings: list[Settings] = []  # each invocation's effective settings, in order
         self.standalone_config = False  # the file is a vLLM config on its own
         self.configs_named: list[str] = []  # `--config` files its launches name
         self.suppressions: list[Any] = []  # inline `# vllm-lint: ignore[…]`

@@ -7,10 +7,15 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from vllm_lint.files import reader, sniff
-from vllm_lint.model import FileResult, Finding, Invocation, Span, Token, input_problem
+from vllm_lint.model import FileResult, Finding, Invocation, Problem, Span, Token, input_problem
 from vllm_lint.options import Options
+
+if TYPE_CHECKING:
+    from vllm_lint.effective.settings import Settings
+    from vllm_lint.sources.config_file import ConfigFile
 
 # Only what every run needs is imported here: a file that cannot launch vLLM costs a read and
 # a byte search. The parsers, catalogs and rules load when a file is worth it.
@@ -37,6 +42,7 @@ def lint_paths(paths: Iterable[str], options: Options) -> Results:
         if not options.keep_invocations and not result.standalone_config:
             dropped += len(result.invocations)
             result.invocations = []
+            result.settings = []
         if (
             result.findings
             or result.invocations
@@ -50,7 +56,21 @@ def lint_paths(paths: Iterable[str], options: Options) -> Results:
         if named and result.standalone_config and _real(result.path) in named:
             result.findings.clear()
             result.invocations.clear()
+            result.settings.clear()
     results.invocations = dropped + sum(len(r.invocations) for r in results)
+    return results
+
+
+def lint_buffer(path: str, data: bytes, options: Options) -> Results:
+    """One file whose bytes are given, not read: stdin with `--stdin-filename`, an editor's
+    buffer (the language server). `path` decides its kind, configuration and release, as if
+    the file were there."""
+    results = Results()
+    if not options.config_for(path).excludes(path):
+        result = lint_bytes(path, data, options)
+        results.files_checked = 1
+        results.invocations = len(result.invocations)
+        results.append(result)
     return results
 
 
@@ -63,9 +83,12 @@ def reported(results: Iterable[FileResult], options: Options) -> list[Finding]:
         from vllm_lint.rules import suppress
         from vllm_lint.rules.findings import from_problems
 
-        scanned = {r.path: r.suppressions for r in results}
+        counts = options.suppressions_apply  # `--ignore-suppressions`: these count for nothing
+        scanned = {r.path: r.suppressions if counts(r.path) else [] for r in results}
 
         def read(path: str) -> str | None:
+            if not counts(path):
+                return None
             return reader.read_text(path, options.max_bytes(path), inside=options.root)
 
         findings, problems = suppress.apply(findings, scanned, read)
@@ -207,8 +230,8 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
     read for the release its repo pins (before any launch in it names one)."""
     from vllm_lint import release as releases
     from vllm_lint.argv.catalog import Catalog, catalog_for
-    from vllm_lint.effective.build import config_argument, config_target
     from vllm_lint.rules.findings import from_problems
+    from vllm_lint.sources import config_file
     from vllm_lint.sources.registry import extract
 
     path = result.path
@@ -220,13 +243,13 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
     result.findings.extend(from_problems(extracted.problems))
     result.standalone_config = extracted.standalone_config
     for invocation in extracted.invocations:
+        config = config_file.read(invocation, options)
+        settings, findings = _judged(invocation, options, config)
         result.invocations.append(invocation)
-        result.findings.extend(check(invocation, options))
-        config = config_argument(invocation.argv)
-        if config is not None and not config.opaque:
-            target = config_target(config, invocation, options)
-            if target is not None and not target.configmap:
-                result.configs_named.append(str(target.path))
+        result.settings.append(settings)
+        result.findings.extend(findings)
+        if config.path is not None:
+            result.configs_named.append(config.path)
     if any(f.autofix is not None for f in result.findings):
         from vllm_lint import fixer
 
@@ -235,14 +258,33 @@ def check_file(result: FileResult, text: str, options: Options) -> None:
 
 def check(invocation: Invocation, options: Options) -> list[Finding]:
     """The findings of one launch: the flag problems of its argv, then the rules it violates."""
+    from vllm_lint.sources import config_file
+
+    return _judged(invocation, options, config_file.read(invocation, options))[1]
+
+
+def settings_of(invocation: Invocation, options: Options) -> tuple[Settings, list[Problem]]:
+    """The effective settings of one launch as the pipeline builds them: its `--config` file
+    read (`sources/config_file.py`), then `effective/`."""
+    from vllm_lint.effective.build import settings_for
+    from vllm_lint.sources import config_file
+
+    return settings_for(invocation, options, config_file.read(invocation, options))
+
+
+def _judged(
+    invocation: Invocation, options: Options, config: ConfigFile
+) -> tuple[Settings, list[Finding]]:
+    """The settings of one launch and its findings: the flag problems, then the rules."""
     from vllm_lint.effective.build import settings_for
     from vllm_lint.rules.evaluate import evaluate
     from vllm_lint.rules.findings import from_problems
 
-    settings, problems = settings_for(invocation, options)
-    if not settings.judged:
-        return from_problems(problems)
-    return from_problems(problems) + evaluate(settings, options.config_for(invocation.path).rules)
+    settings, problems = settings_for(invocation, options, config)
+    findings = from_problems(problems)
+    if settings.judged:
+        findings += evaluate(settings, options.config_for(invocation.path).rules)
+    return settings, findings
 
 
 def check_command_line(

@@ -71,7 +71,7 @@ def catalog_index() -> Mapping[str, Any]:
 
 @lru_cache(maxsize=1)
 def known_releases() -> tuple[str, ...]:
-    """The catalogued releases, ascending (the newest patch of each minor series)."""
+    """The catalogued releases, ascending (every release on PyPI from 0.2.0, to the patch)."""
     return tuple(sorted((e["release"] for e in catalog_index()["releases"]), key=full_key))
 
 
@@ -85,17 +85,30 @@ def is_supported(release: str) -> bool:
         minor = minor_of(release)
     except ValueError:
         return False
-    return any(entry["minor"] == minor for entry in catalog_index()["releases"])
+    return minor in _minors()
+
+
+@lru_cache(maxsize=1)
+def _minors() -> frozenset[str]:
+    """The catalogued minor series (92 releases: a set, not a scan per question)."""
+    return frozenset(entry["minor"] for entry in catalog_index()["releases"])
 
 
 def entrypoints_of(release: str) -> Mapping[str, str]:
     """The entry points of the release whose catalog stands for `release` (module → file:line)."""
-    target = catalog_release(release)
-    for entry in catalog_index()["releases"]:
-        if entry["release"] == target or entry["minor"] == minor_of(target):
-            found: Mapping[str, str] = entry.get("entrypoints", {})
-            return found
-    return {}
+    return _entrypoints(catalog_release(release))
+
+
+@lru_cache(maxsize=128)
+def _entrypoints(target: str) -> Mapping[str, str]:
+    # every patch is catalogued: the entry of the release itself, else the newest patch of its
+    # series below it, else the series' oldest (what argv.catalog.catalog_for reads)
+    minor, wanted = minor_of(target), full_key(target)
+    same = [e for e in catalog_index()["releases"] if e["minor"] == minor]
+    below = [e for e in same if full_key(e["release"]) <= wanted]
+    chosen = below[-1] if below else same[0] if same else None
+    found: Mapping[str, str] = chosen.get("entrypoints", {}) if chosen else {}
+    return found
 
 
 def last_with_entrypoint(entrypoint: str, before: str) -> str | None:

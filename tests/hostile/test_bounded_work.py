@@ -6,7 +6,10 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from childrun import lint
+
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
 
 
 def test_alias_bomb_finishes(tmp_path: Path) -> None:

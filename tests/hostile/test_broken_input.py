@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from childrun import lint
+
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
 
 
 def findings(root: Path, *args: str) -> list[tuple[str, str, int]]:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from childrun import lint
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 IMAGE = "vllm/vllm-openai:v0.28.0"
 # a known finding in a neighbour file: the run goes on past the hostile one
 NEIGHBOUR = (

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vllm_lint.options import Options
 from vllm_lint.pipeline import lint_bytes
+
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
 
 KEYS = st.sampled_from(
     [

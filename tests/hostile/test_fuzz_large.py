@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from childrun import judge, run
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 FRAGMENTS = [
     "- ", "[", "{", "{a: ", '{"a":', "? ", ": ", "&a ", "*a ", "<<: *a\n", "$(", "${", "$((",
     "{{", "}}", "%{if ", "%{", "vllm[", "'vllm[", "vllm==", "pip install ", "uv pip install ",

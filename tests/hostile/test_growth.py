@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from childrun import lint
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 SCRIPT = "#!/bin/sh\nvllm serve m\n"
 IMAGE = "vllm/vllm-openai:v0.33.0"
 # linear: 4x; quadratic: 16x. The slack absorbs a busy machine at small times.

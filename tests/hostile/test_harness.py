@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from childrun import EXIT_INTERNAL, judge, lint, run
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 MANIFEST = "services:\n  s:\n    image: vllm/vllm-openai:v0.33.0\n    command: [m]\n"
 CRASH = """
 import vllm_lint.pipeline as _pipeline

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from childrun import lint
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 PAIR = (
     '    command: [m, --use-replayssm, -sc, \'{"method": "ngram", "num_speculative_tokens": 3}\']\n'
 )

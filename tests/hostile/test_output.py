@@ -15,6 +15,8 @@ from vllm_lint.model import Finding, Severity, Span
 from vllm_lint.report import ReportContext
 from vllm_lint.report.markdown import render
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 IMAGE = "vllm/vllm-openai:v0.33.0"
 
 

@@ -16,7 +16,10 @@ MANIFEST = (
     "services:\n  s:\n    image: vllm/vllm-openai:v0.28.0\n"
     '    command: [m, --use-replayssm, -sc, \'{"method": "ngram", "num_speculative_tokens": 3}\']\n'
 )
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="links and FIFOs")
+pytestmark = [
+    pytest.mark.slow,  # each input is linted in a child process with time and memory limits
+    pytest.mark.skipif(sys.platform == "win32", reason="links and FIFOs"),
+]
 
 
 def _opened(log: Path) -> list[str]:

@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 import pytest
 from childrun import lint
 
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
+
 MANIFEST = (
     "services:\n  s:\n    image: vllm/vllm-openai:v0.33.0\n    command: [m, --tokenizer, {name}]\n"
 )

@@ -8,7 +8,10 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from childrun import TIMING_FILE, lint
+
+pytestmark = pytest.mark.slow  # each input is linted in a child process with time and memory limits
 
 # Records every file opened, process started and module imported, via Python's audit hooks.
 AUDIT = """

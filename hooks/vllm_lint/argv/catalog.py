@@ -1,9 +1,10 @@
-"""The `vllm serve` flag catalogs, one per vLLM minor series (0.8 - 0.34).
+"""The `vllm serve` flag catalogs, one per vLLM release on PyPI (0.2.0 - 0.34.0).
 
 The data lives in ``schemas/flags/`` (written by ``tools/extract_flags.py``):
-``index.json`` lists the releases in order, the oldest one is a full file and
-every later release is a delta against the previous one.  Loading a release
-reads the base plus the deltas up to it; results are cached.
+``index.json`` lists the releases in order; the newest and a few keyframes are
+full files and every other release is a delta against the next newer one.
+Loading a release reads the nearest full file at or above it plus the deltas
+down to it (at most a handful); results are cached.
 
 Stdlib only and cheap to import: the linter imports this on every run.
 """
@@ -236,29 +237,31 @@ def _load_file(name: str) -> Mapping[str, Any]:
 
 
 @cache
+def _entries() -> Mapping[str, Mapping[str, Any]]:
+    return {entry["release"]: entry for entry in catalog_index()["releases"]}
+
+
+@cache
 def _records(release: str) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    """(flag records, features) of an extracted release: base + deltas."""
-    entries = catalog_index()["releases"]
-    flags: dict[str, dict[str, Any]] = {}
-    features: dict[str, Any] = {}
-    for entry in entries:
-        data = _load_file(entry["file"])
-        if entry["kind"] == "base":
-            flags = dict(data["flags"])  # the loaded records, never mutated: shared by releases
-        else:
-            if entry["release"] != release and full_key(entry["release"]) > full_key(release):
-                break
-            for name in data.get("removed", ()):
-                flags.pop(name, None)
-            for name, rec in data.get("added", {}).items():
-                flags[name] = rec
-            for name, rec in data.get("changed", {}).items():
-                flags[name] = rec
-        features = dict(data.get("parser_features", {}))
-        features["positional"] = list(data.get("positional", ()))
-        if entry["release"] == release:
-            return flags, features
-    raise KeyError(release)
+    """(flag records, features) of an extracted release: a keyframe's own file (`base`: the
+    newest release, and keyframes such as 0.8.5.post1), or the records of the next newer
+    release (`next`, cached: reading every release reads every file once) with the delta
+    applied."""
+    entry = _entries().get(release)
+    if entry is None:
+        raise KeyError(release)
+    data = _load_file(entry["file"])
+    if entry["kind"] == "base":
+        flags = dict(data["flags"])  # the loaded records, never mutated: shared by releases
+    else:
+        flags = dict(_records(data["next"])[0])
+        for name in data.get("removed", ()):
+            flags.pop(name, None)
+        flags.update(data.get("added", {}))
+        flags.update(data.get("changed", {}))
+    features = dict(data.get("parser_features", {}))
+    features["positional"] = list(data.get("positional", ()))
+    return flags, features
 
 
 _SPECS: dict[tuple[str, int], tuple[Mapping[str, Any], FlagSpec]] = {}
@@ -294,15 +297,23 @@ def _catalog(release: str) -> Catalog:
 
 
 def catalog_for(release: str) -> Catalog:
-    """The catalog of the minor series of ``release`` ("0.33.1" -> the 0.33 catalog).
+    """The catalog of ``release`` exact to the patch ("0.8.5.post1"). A release that was not
+    extracted takes a catalogued one of the same patch ("0.2.1" -> 0.2.1.post1, the one PyPI
+    lists), else the newest catalogued patch of its minor series below it ("0.33.1" ->
+    0.33.0), else the oldest of the series.
 
-    Raises KeyError for a minor series that was not extracted (outside 0.8 - 0.34).
+    Raises KeyError for a minor series that was not extracted (outside 0.2 - 0.34).
     """
     try:
+        wanted = full_key(release)
         minor = minor_of(release)
     except ValueError:
         raise KeyError(f"no flag catalog for vLLM {release!r}") from None
-    for entry in catalog_index()["releases"]:
-        if entry["minor"] == minor:
-            return _catalog(entry["release"])
-    raise KeyError(f"no flag catalog for vLLM {release} (minor series {minor})")
+    same = [e["release"] for e in catalog_index()["releases"] if e["minor"] == minor]
+    if not same:
+        raise KeyError(f"no flag catalog for vLLM {release} (minor series {minor})")
+    below = [r for r in same if full_key(r) <= wanted]
+    patch = [r for r in same if full_key(r)[:3] == wanted[:3]]
+    if below and full_key(below[-1])[:3] == wanted[:3]:
+        return _catalog(below[-1])  # the release itself, or its newest post release below
+    return _catalog(patch[0] if patch else below[-1] if below else same[0])

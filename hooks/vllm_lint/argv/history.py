@@ -19,11 +19,11 @@ def describe(flag: str, release: str) -> str:
     `release`; "" if no catalogued release has it."""
     known = catalog.known_releases()
     present = [r for r in known if catalog.catalog_for(r).resolve(flag) is not None]
-    if not present:
-        return ""
-    target = versions.key(release)
-    later = [r for r in present if versions.key(r) > target]
-    earlier = [r for r in present if versions.key(r) < target]
+    if not present or catalog.catalog_for(release).resolve(flag) is not None:
+        return ""  # (the release has it: `--max_model_len` before 0.5.1 is only misspelt)
+    target = versions.full_key(release)  # every patch is catalogued: 0.4.0 < 0.4.0.post1
+    later = [r for r in present if versions.full_key(r) > target]
+    earlier = [r for r in present if versions.full_key(r) < target]
     if earlier and not later:
         return f"it was last in vLLM {earlier[-1]}"
     if later:
@@ -60,12 +60,12 @@ class Removal(NamedTuple):
         neither removed nor renamed (vLLM 0.28.0 says "unrecognized arguments" for
         --enable-mamba-fine-grained-prefix-cache, which 0.30 added and 0.31 removed).
 
-        The flag existed from the first catalogued release that has it (one per minor
-        series, its newest patch) up to `last_in`; a release of an older minor series
-        predates it. A flag that no catalog has went before the oldest one (0.8.5): no
-        supported release predates it."""
+        The flag existed from the first catalogued release that has it (every release is
+        catalogued, to the patch: `--device` is new in 0.3.1) up to `last_in`; an older
+        release predates it. A flag that no catalog has went before the oldest one (0.2.0):
+        no supported release predates it."""
         first = first_in(self.flag)
-        return first is not None and versions.key(release)[:2] < versions.key(first)[:2]
+        return first is not None and versions.full_key(release) < versions.full_key(first)
 
 
 @cache
@@ -159,3 +159,121 @@ def _json_value(value: str | None, form: str) -> Any:
         return loads(value)
     except ValueError:
         return value
+
+
+class Event(NamedTuple):
+    """One change of a flag between two catalogued releases: `kind` is added, removed,
+    renamed, deprecated, undeprecated, choices, default or type; `release` is the first
+    release that shows it."""
+
+    release: str
+    kind: str
+    detail: str
+
+
+# what changes the meaning of a flag's value, besides its choices and default
+_SHAPE = ("type", "nargs", "is_bool", "action")
+
+
+def canonical(name: str) -> str:
+    """`swap_space`, `swap-space`, `--swap-space`: the flag's name as vLLM's help prints it
+    (a JSON key or a Python keyword names the same setting). A flag some release spelled
+    with an underscore (0.4.2's `--max-seq_len-to-capture`) keeps its own name."""
+    written = "--" + name.lstrip("-")
+    return written if written in all_flags() else written.replace("_", "-")
+
+
+def all_flags() -> tuple[str, ...]:
+    """Every flag name some catalogued release has, or the removed-flags table records."""
+    names = {spec.name for r in catalog.known_releases() for spec in _specs(r)}
+    return tuple(sorted(names | set(_table())))
+
+
+def _specs(release: str) -> tuple[Any, ...]:
+    return tuple(catalog.catalog_for(release).flags.values())
+
+
+def history(flag: str) -> list[Event]:
+    """What happened to `flag` over the catalogued releases, oldest first ([] if none had
+    it). The catalogs say when it came, went and changed; the table says what it became."""
+    name = canonical(flag)
+    events: list[Event] = []
+    previous: Any = None
+    last_seen = ""
+    known = catalog.known_releases()
+    for release in known:
+        found = catalog.catalog_for(release).resolve(name)
+        spec = found[0] if found is not None else None
+        if spec is not None and previous is None:
+            back = any(e.kind in ("removed", "renamed") for e in events)
+            first = "in the oldest catalogued release" if release == known[0] else "new"
+            events.append(Event(release, "added", "came back" if back else first))
+        elif spec is None and previous is not None:
+            events.append(_gone(name, release, last_seen))
+        elif spec is not None and previous is not None:
+            if spec.name != previous.name == name:
+                # renamed, the old spelling still taken by the parser's `_` to `-` convenience
+                gone = _gone(name, release, last_seen)
+                still = "; this spelling is still accepted (vLLM's parser reads _ as -)"
+                events.append(gone._replace(detail=gone.detail + still))
+            events.extend(_changes(previous, spec, release))
+        previous = spec
+        last_seen = release if spec is not None else last_seen
+    return events
+
+
+def _gone(name: str, release: str, last_seen: str) -> Event:
+    row = _table().get(name)
+    if row is None or versions.full_key(row.removed_in) <= versions.full_key(last_seen):
+        # the row tells an earlier removal (a spelling the parser took back): the setting's own
+        row = _table().get(name.replace("_", "-"))
+    if row is None or versions.full_key(row.removed_in) <= versions.full_key(last_seen):
+        return Event(release, "removed", "no replacement recorded")
+    release = row.removed_in  # exact to the patch, where the catalogs keep one per series
+    target = row.replacement.get("flag")
+    if isinstance(target, str):
+        key = row.replacement.get("key")
+        where = f"{target} (key {key})" if key else target
+        return Event(release, "renamed", f"became {where}; source: {row.source}")
+    if "by_value" in row.replacement:
+        ways = "; ".join(f"{v}: {w}" for v, w in row.replacement["by_value"].items())
+        return Event(release, "renamed", f"by value: {ways}; source: {row.source}")
+    what = row.replacement.get("none", "no replacement")
+    return Event(release, "removed", f"{what}; source: {row.source}")
+
+
+def _changes(old: Any, new: Any, release: str) -> list[Event]:
+    events = []
+    if new.deprecated and not old.deprecated:
+        events.append(Event(release, "deprecated", str(new.deprecated)))
+    elif old.deprecated and not new.deprecated:
+        events.append(Event(release, "undeprecated", "no longer marked deprecated"))
+    if old.choices != new.choices and (old.choices or new.choices):
+        events.append(Event(release, "choices", _diff(old.choices or (), new.choices or ())))
+    if old.default != new.default:
+        events.append(Event(release, "default", f"{old.default!r} -> {new.default!r}"))
+    shape = [f for f in _SHAPE if getattr(old, f) != getattr(new, f)]
+    if shape:
+        said = ", ".join(f"{f} {getattr(old, f)!r} -> {getattr(new, f)!r}" for f in shape)
+        events.append(Event(release, "type", said))
+    return events
+
+
+def _diff(old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    added = [c for c in new if c not in old]
+    gone = [c for c in old if c not in new]
+    parts = [f"+{', +'.join(added)}"] if added else []
+    parts += [f"-{', -'.join(gone)}"] if gone else []
+    return "; ".join(parts) or "reordered"
+
+
+def crossed(since: str, until: str, kinds: frozenset[str]) -> list[tuple[str, Event]]:
+    """(flag, event) for every event of `kinds` in a release after `since` up to `until`:
+    what a bump from `since` to `until` crosses."""
+    low, high = versions.full_key(since), versions.full_key(until)
+    return [
+        (name, event)
+        for name in all_flags()
+        for event in history(name)
+        if event.kind in kinds and low < versions.full_key(event.release) <= high
+    ]

@@ -43,7 +43,7 @@ class JsonFlag:
 
 
 def is_json(spec: FlagSpec) -> bool:
-    return spec.type == "json" or bool(spec.json_keys)
+    return spec.type in ("json", "json_or_kvs") or bool(spec.json_keys)
 
 
 def nested(keys: Sequence[str], value: Any) -> Any:

@@ -24,7 +24,6 @@ from typing import Any
 from vllm_lint.argv.catalog import Catalog, FlagSpec, settings_path
 from vllm_lint.effective.settings import Settings
 from vllm_lint.model import Problem, Span, problem
-from vllm_lint.resources import schemas_dir
 
 _BOUNDS = (
     ("gt", "greater than", lambda v, b: v > b),
@@ -38,13 +37,9 @@ _BOUNDS = (
 def validation_for(release: str) -> Mapping[str, Any] | None:
     """The mined validation of a catalogued release (read once, on the first launch that
     needs it), or None when the release has none."""
-    path = schemas_dir() / "validation" / f"{release}.json"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    data: Mapping[str, Any] = json.loads(text)
-    return data
+    from vllm_lint import release_data  # keyframes and differences (release_data.py)
+
+    return release_data.load("validation", release)
 
 
 def dash_keys(release: str, flag: str) -> bool:

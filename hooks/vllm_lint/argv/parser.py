@@ -1,8 +1,7 @@
 """vLLM's `serve` argv grammar for one release: tokens in, effective settings out.
 
-Mirrors what vLLM's FlexibleArgumentParser and argparse do (see
-shared/reference/vllm-flags.md §1): `--flag value`, `--flag=value`, `_` for `-` in the key,
-short aliases, booleans and their negations, JSON values, dotted JSON keys
+Mirrors what vLLM's FlexibleArgumentParser and argparse do: `--flag value`, `--flag=value`,
+`_` for `-` in the key, short aliases, booleans and their negations, JSON values, dotted JSON keys
 (`--speculative-config.num_speculative_tokens 3`), the `--spec-*` shortcuts, `-O3`, the
 positional model. Problems a parser or a type check would stop at are reported here.
 """
@@ -12,8 +11,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from vllm_lint import release as versions
@@ -32,12 +30,14 @@ from vllm_lint.argv.json_flags import (
 from vllm_lint.argv.json_flags import loads as json_loads
 from vllm_lint.argv.values import (
     BAD,
+    JSON_OBJECT,
     allowed_values,
     enum_accepts,
     enum_choices,
     normalized,
     parse_bool,
     parse_int,
+    parse_kvs,
 )
 from vllm_lint.effective.settings import Settings
 from vllm_lint.model import Autofix, Problem, ReleaseChoice, Span, Token, problem
@@ -77,9 +77,16 @@ class ParsedArgs:
 
 
 class ArgvParser:
-    def __init__(self, cat: Catalog, release: ReleaseChoice, deployed: str | None = None) -> None:
+    def __init__(
+        self,
+        cat: Catalog,
+        release: ReleaseChoice,
+        deployed: str | None = None,
+        hints: MutableMapping[tuple[str, ...], Any] | None = None,  # the run's (Options.hints)
+    ) -> None:
         self.cat = cat
         self.release = release
+        self._hints: MutableMapping[tuple[str, ...], Any] = {} if hints is None else hints
         # the release the launch deploys when --vllm-version forces another: what an
         # abbreviation meant there is what a fix writes in full (argv/fixes.py)
         self.deployed = deployed
@@ -193,7 +200,7 @@ class ArgvParser:
     ) -> int:
         """A flag that takes no value. argparse refuses `--switch=x` ("ignored explicit
         argument"), and a `true`/`false` word after it is a stray positional ("unrecognized
-        arguments"); vLLM 0.33.0 rejects both (verified with shared/oracle)."""
+        arguments"); vLLM 0.33.0 rejects both (checked against vLLM 0.33.0's own parser)."""
         tok = tokens[i]
         if has_inline:
             out.problems.append(self._switch_value(key, spec, inline, tok.span))
@@ -588,12 +595,18 @@ class ArgvParser:
     def _convert(self, spec: FlagSpec, tok: Token, out: ParsedArgs) -> Any:
         raw = tok.text
         kind = spec.type or "str"
+        if kind == "json_or_kvs" and JSON_OBJECT.match(raw):
+            kind = "json"  # 0.8.5 - 0.9.2: JSON when `{...}`, else KEY=VALUE pairs (`kvs`)
         if kind == "json" or spec.json_keys:
             return self._json_value(spec, tok, out)
         value: Any = raw
         expected = ""
         if spec.nullable and raw in ("None", ""):
             return None
+        if kind in ("kvs", "json_or_kvs"):  # per release: argv/values.py parse_kvs
+            value = parse_kvs(raw)
+            if isinstance(value, str):  # "Each item should be in the form KEY=VALUE"
+                expected, value = f"KEY=VALUE pairs ({value})", BAD
         if kind == "custom":
             if not spec.normalize:
                 return raw  # a parser the catalog cannot replay: never judged
@@ -661,7 +674,7 @@ class ArgvParser:
         try:
             value = json_loads(tok.text)
         except ValueError as exc:
-            if spec.type != "json":  # `dict | str` flags also take plain strings
+            if spec.type not in ("json", "json_or_kvs"):  # `dict | str` flags take strings
                 return tok.text
             out.problems.append(
                 problem("VL007", tok.span, self.release, flag=spec.name, error=str(exc))
@@ -722,11 +735,18 @@ class ArgvParser:
                 tok.span,
                 self.release,
                 flag=written,
-                hint=_unknown_hint(
-                    self.cat.release, written.replace("_", "-"), self.release.version
-                ),
+                hint=self._unknown_hint(written.replace("_", "-")),
             )
         ]
+
+    def _unknown_hint(self, flag: str) -> str:
+        """`_unknown_hint`, once per run for each flag: a repo that repeats an unknown flag
+        in every file pays for the search once."""
+        key = ("flag", self.cat.release, flag, self.release.version)
+        hint = self._hints.get(key)
+        if hint is None:
+            hint = self._hints[key] = _unknown_hint(self.cat.release, flag, self.release.version)
+        return str(hint)
 
     def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Problem:
         """VL006 where pydantic forbids extra keys (vLLM refuses to start), VL012 where it
@@ -788,10 +808,9 @@ class ArgvParser:
         return problem("VL003", tok.span, self.release, flag=written, note=note)
 
 
-@lru_cache(maxsize=4096)
 def _unknown_hint(catalogued: str, flag: str, release: str) -> str:
-    """The "did you mean" from the same catalog and when the flag existed; cached, so a
-    file that repeats an unknown flag pays for the search once."""
+    """The "did you mean" from the same catalog and when the flag existed (memoized per run
+    by `ArgvParser._unknown_hint`)."""
     close = difflib.get_close_matches(flag, list(catalog_for(catalogued).flags), n=1, cutoff=0.75)
     hint = f"; did you mean {close[0]}?" if close else ""
     history = flag_history.describe(flag, release)

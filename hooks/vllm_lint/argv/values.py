@@ -81,3 +81,27 @@ def parse_int(raw: str, human: bool, auto: bool) -> Any:
             except OverflowError:  # 310 digits: vLLM's own int(float(…)) fails the same way
                 return BAD
     return BAD
+
+
+# `json_or_kvs` flags read a value as JSON only when it is `{...}` (re.match("^{.*}$", val))
+JSON_OBJECT = re.compile(r"^{.*}$")
+
+
+def parse_kvs(raw: str) -> dict[str, int] | str:
+    """vLLM's `nullable_kvs` (vllm/engine/arg_utils.py 0.5.5 - 0.9.2: type `kvs`, and
+    `json_or_kvs` for a value that is not `{...}`): `image=16,video=2` -> {"image": 16,
+    "video": 2}; otherwise the ArgumentTypeError's message."""
+    out: dict[str, int] = {}
+    for item in raw.split(","):
+        parts = [part.lower().strip() for part in item.split("=")]
+        if len(parts) != 2:
+            return "Each item should be in the form KEY=VALUE"
+        key, value = parts
+        try:
+            parsed = int(value)
+        except ValueError:
+            return f"Failed to parse value of item {key}={value}"
+        if key in out and out[key] != parsed:
+            return f"Conflicting values specified for key: {key}"
+        out[key] = parsed
+    return out

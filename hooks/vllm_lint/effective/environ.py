@@ -14,28 +14,26 @@ variable, which may be late or never: a warning).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from functools import cache, lru_cache
+from collections.abc import Mapping, MutableMapping
+from functools import cache
 from typing import Any
 
 from vllm_lint.effective.settings import Settings
 from vllm_lint.model import Problem, problem
-from vllm_lint.resources import schemas_dir
 
 
 @cache
 def envs_for(release: str) -> Mapping[str, Any] | None:
-    try:
-        text = (schemas_dir() / "envs" / f"{release}.json").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    data: Mapping[str, Any] = json.loads(text)
-    return data
+    from vllm_lint import release_data  # keyframes and differences (release_data.py)
+
+    return release_data.load("envs", release)
 
 
-def check(settings: Settings, release: str) -> list[Problem]:
-    """The problems of the launch's `VLLM_*` variables (others are not vLLM's to judge)."""
+def check(
+    settings: Settings, release: str, hints: MutableMapping[tuple[str, ...], Any]
+) -> list[Problem]:
+    """The problems of the launch's `VLLM_*` variables (others are not vLLM's to judge);
+    `hints`: the run's memo of "did you mean" answers (Options.hints)."""
     names = [
         n
         for n in settings.document.get("env", {})
@@ -58,10 +56,10 @@ def check(settings: Settings, release: str) -> list[Problem]:
         if any(r["message"].startswith(f"{name}=") for r in check_.get("raises", ())):
             continue  # judged by its value (0.34 VLLM_USE_V2_MODEL_RUNNER: VL120)
         if removed is not None:
-            problems.append(_unknown(settings, name, span, release, f": {removed}", True))
+            problems.append(_unknown(settings, name, span, release, f": {removed}", True, hints))
         elif name not in table:
             refused = hard and check_.get("unknown_with_flag") == "error"
-            problems.append(_unknown(settings, name, span, release, "", refused))
+            problems.append(_unknown(settings, name, span, release, "", refused, hints))
         else:
             said = _bad_value(table[name], settings.get(f"env.{name}"))
             if said:
@@ -80,9 +78,21 @@ def check(settings: Settings, release: str) -> list[Problem]:
 
 
 def _unknown(
-    settings: Settings, name: str, span: Any, release: str, note: str, refused: bool
+    settings: Settings,
+    name: str,
+    span: Any,
+    release: str,
+    note: str,
+    refused: bool,
+    hints: MutableMapping[tuple[str, ...], Any],
 ) -> Problem:
-    hint, last = ("", "") if note else _hint(name, release)
+    if note:
+        hint, last = "", ""
+    else:
+        found = hints.get(("env", name, release))
+        if found is None:
+            found = hints[("env", name, release)] = _hint(name, release)
+        hint, last = found
     if refused:
         effect = "vLLM refuses to start"
     elif (envs_for(release) or {}).get("environ_check"):
@@ -99,10 +109,9 @@ def _unknown(
     )
 
 
-@lru_cache(maxsize=512)
 def _hint(name: str, release: str) -> tuple[str, str]:
-    """ "did you mean" and the last release that had the variable, once per name: the same
-    stale variables (VLLM_USE_V1 …) recur in every manifest of a repo."""
+    """ "did you mean" and the last release that had the variable (memoized per run by
+    `_unknown`: the same stale variables, VLLM_USE_V1 …, recur in every manifest of a repo)."""
     import difflib  # only for a variable the release lacks
 
     close = difflib.get_close_matches(name, list(_table(release)), n=1, cutoff=0.8)

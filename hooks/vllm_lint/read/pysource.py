@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from functools import lru_cache
 
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.read.shell import TEMPLATE_MARK
@@ -41,9 +40,9 @@ _PERCENT = re.compile(
 )
 
 
-@lru_cache(maxsize=4)
 def parse(text: str) -> ast.Module | None:
-    """The module, or None when it is not Python this interpreter reads."""
+    """The module, or None when it is not Python this interpreter reads (the readers share
+    one parse through `Document.python`)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences in the linted code

@@ -52,6 +52,14 @@ class ReportContext:
         self.unsafe_fixes = unsafe_fixes  # `--unsafe-fixes`: unsafe fixes count as fixable
         self.fixed = fixed  # findings `--fix` fixed before these were found
         self.root = Path.cwd() if root is None else root  # excerpts are read only inside it
+        self.medium = "terminal"  # set by the gate (gate.py) for the format's medium
+        self.sources: dict[str, str] = {}  # a path as a reporter sees it → the file's own name
+
+    def shown(self, text: str) -> str:
+        """Text that is not a finding's (a rule pack's summary) made safe for the medium."""
+        from vllm_lint.report.gate import shown
+
+        return shown(text, self.medium)
 
     @property
     def rules(self) -> RuleSet:
@@ -69,10 +77,15 @@ class ReportContext:
         from vllm_lint.files import reader
         from vllm_lint.files.layout import DEFAULT_MAX_BYTES
 
+        path = self.sources.get(path, path)  # the gate shows names escaped; read the file's own
         text = self.texts.get(path)
         if text is None:
             text = reader.read_text(path, DEFAULT_MAX_BYTES, inside=self.root)
         return () if text is None else tuple(reader.lines_of(text))
+
+    def excerpt(self, path: str) -> tuple[str, ...]:
+        """A linted file's lines made safe for the medium (what a reporter quotes)."""
+        return tuple(self.shown(line) for line in self.lines(path))
 
     def fixable(self, finding: Finding) -> bool:
         """Whether `--fix` (with this run's `--unsafe-fixes`) would fix the finding."""
@@ -104,8 +117,19 @@ class _Reporters(Mapping[str, Reporter]):
     }
 
     def __getitem__(self, name: str) -> Reporter:
-        report: Reporter = import_module(f".{self._MODULES[name]}", __name__).report
-        return report
+        """The format's reporter behind the gate: it is handed findings already made safe for
+        its medium (gate.py), never the raw ones."""
+        module = import_module(f".{self._MODULES[name]}", __name__)
+        report: Reporter = module.report
+        medium: str = module.MEDIUM
+
+        def gated_report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
+            from vllm_lint.report.gate import gated
+
+            safe, view = gated(findings, context, medium)
+            report(safe, out, view)
+
+        return gated_report
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._MODULES)
@@ -115,3 +139,10 @@ class _Reporters(Mapping[str, Reporter]):
 
 
 REPORTERS: Mapping[str, Reporter] = _Reporters()
+
+
+def medium(name: str) -> str:
+    """The medium a format writes to (a key of gate.MEDIA): what its findings are made safe
+    for, and what the contract test checks its output against."""
+    found: str = import_module(f".{_Reporters._MODULES[name]}", __name__).MEDIUM
+    return found

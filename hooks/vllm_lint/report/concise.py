@@ -11,6 +11,8 @@ from vllm_lint.report.text import headline, summary
 if TYPE_CHECKING:
     from vllm_lint.report import ReportContext
 
+MEDIUM = "terminal"  # what the gate (gate.py) makes its findings safe for
+
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
     for finding in findings:

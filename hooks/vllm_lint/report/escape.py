@@ -25,12 +25,13 @@ def _escaped(ch: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def printable(text: str, keep_newlines: bool = False) -> str:
+def printable(text: str, keep_newlines: bool = False, keep: str = "") -> str:
     """Control, format (bidi, zero-width) and separator characters written as escapes
-    (`\\x1b`, `\\u202e`): visible, and inert. A tab stays; so do newlines when asked."""
+    (`\\x1b`, `\\u202e`): visible, and inert. A tab stays; so do newlines when asked, and the
+    characters in `keep` (the zero-width space that keeps `@name` from being a mention)."""
     if text.isprintable():
         return text
-    kept = "\t\n" if keep_newlines else "\t"
+    kept = ("\t\n" if keep_newlines else "\t") + keep
     return "".join(ch if ch.isprintable() or ch in kept else _escaped(ch) for ch in text)
 
 
@@ -45,9 +46,14 @@ def inert(line: str) -> str:
     return neutral(one_line(line))
 
 
+def no_legacy_commands(text: str) -> str:
+    """`##[` and `##vso[`, read as a command anywhere on a line, broken up by a backslash."""
+    return _LEGACY.sub(lambda m: m.group()[:-1] + "\\[", text)
+
+
 def neutral(text: str) -> str:
     """`inert` for text already printable, newlines kept (an annotation's message)."""
-    text = _LEGACY.sub(lambda m: m.group()[:-1] + "\\[", text)
+    text = no_legacy_commands(text)
     return "\n".join(_COMMAND_START.sub(r"\1\\:", line) for line in text.split("\n"))
 
 

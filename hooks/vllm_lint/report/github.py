@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
+MEDIUM = "log"  # what the gate (gate.py) makes its findings safe for
+
 
 def escape_data(text: str) -> str:
     """The message part of a workflow command (after `::`)."""

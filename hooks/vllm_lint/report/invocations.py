@@ -10,25 +10,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from vllm_lint.effective.build import settings_for
 from vllm_lint.model import FileResult, Invocation
-from vllm_lint.options import Options
 from vllm_lint.report.escape import inert
+
+if TYPE_CHECKING:
+    from vllm_lint.effective.settings import Settings
 
 _MAX_VALUE = 120  # long JSON values are cut for reading; the check sees them whole
 
 
-def show(
-    results: Sequence[FileResult], options: Options, out: TextIO, files: int | None = None
-) -> None:
-    """Every launch of `results`; `files`: how many files were read (default: the results)."""
+def show(results: Sequence[FileResult], out: TextIO, files: int | None = None) -> None:
+    """Every launch of `results`, with the settings the pipeline built for it; `files`: how
+    many files were read (default: the results)."""
     count = 0
     for result in results:
-        for invocation in result.invocations:
+        for invocation, settings in zip(result.invocations, result.settings, strict=True):
             count += 1
-            _one(invocation, options, out)
+            _one(invocation, settings, out)
     out.write(
         f"{count} vLLM invocation(s) in {len(results) if files is None else files} file(s).\n"
     )
@@ -44,9 +44,8 @@ class _Inert:
         self._out.write(inert(text.removesuffix("\n")) + "\n")
 
 
-def _one(invocation: Invocation, options: Options, stream: TextIO) -> None:
+def _one(invocation: Invocation, settings: Settings, stream: TextIO) -> None:
     out = _Inert(stream)
-    settings, _ = settings_for(invocation, options)
     line, col = _where(invocation)
     out.write(f"{invocation.path}:{line}:{col}: {invocation.origin}\n")
     out.write(f"  release: {settings.release.version} ({settings.release.reason})\n")

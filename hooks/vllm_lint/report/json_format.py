@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = 1
 
+MEDIUM = "json"  # what the gate (gate.py) makes its findings safe for
+
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
     span = finding.span

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from urllib.parse import quote
 
 from vllm_lint.model import Finding, Severity
-from vllm_lint.report.escape import https_url, no_mentions, printable
+from vllm_lint.report.escape import https_url
 from vllm_lint.report.github import select, workspace_path, workspace_root
 
 if TYPE_CHECKING:
@@ -30,12 +30,16 @@ _ICONS = {
 }
 _MARKUP = re.compile(r"([\\`*_\[\]|~])")
 
+MEDIUM = "markdown"  # what the gate (gate.py) makes its findings safe for
+
 
 def cell(text: str) -> str:
     """Text from a linted file inside a table cell: no HTML, no Markdown, no row breaks, no
     control or bidi characters, no @mention or #123 issue link."""
-    shown = printable(text.replace("\r\n", "\n").replace("\r", "\n"), keep_newlines=True)
-    escaped = _MARKUP.sub(r"\\\1", html.escape(no_mentions(shown), quote=False))
+    from vllm_lint.report.gate import shown  # idempotent: text the gate made safe stays
+
+    safe = shown(text.replace("\r\n", "\n").replace("\r", "\n"), MEDIUM)
+    escaped = _MARKUP.sub(r"\\\1", html.escape(safe, quote=False))
     return escaped.replace("\n", "<br>")
 
 
@@ -117,8 +121,11 @@ def append_summary(
     path: str, findings: Sequence[Finding], context: ReportContext, annotations: bool
 ) -> None:
     """Append, as GitHub expects: what other steps wrote to the same file stays."""
+    from vllm_lint.report.gate import gated
+
+    safe, view = gated(findings, context, MEDIUM)  # the one way out, as REPORTERS' formats
     with open(path, "a", encoding="utf-8") as handle:
-        handle.write(render(findings, context, annotations))
+        handle.write(render(safe, view, annotations))
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:

@@ -9,7 +9,8 @@ are added or removed, and a finding's fix as `fixes`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
@@ -28,11 +29,13 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/vllm-lint/vllm-lint"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
+MEDIUM = "sarif"  # what the gate (gate.py) makes its findings safe for
 
-def _location(span: Span, workspace: str | None) -> dict[str, Any]:
+
+def _location(span: Span, uri: Callable[[str], str]) -> dict[str, Any]:
     physical: dict[str, Any] = {
         "artifactLocation": {
-            "uri": quote(workspace_path(span.path, workspace), safe="/"),
+            "uri": uri(span.path),
             "uriBaseId": "%SRCROOT%",
         }
     }
@@ -46,12 +49,12 @@ def _location(span: Span, workspace: str | None) -> dict[str, Any]:
     return {"physicalLocation": physical}
 
 
-def _fix(fix: Autofix, workspace: str | None) -> dict[str, Any]:
+def _fix(fix: Autofix, uri: Callable[[str], str]) -> dict[str, Any]:
     """A fix as SARIF proposes one: per file, regions replaced by text (`--fix` makes the same
     edits; an unsafe one is applied only with `--unsafe-fixes`)."""
     changes: dict[str, list[dict[str, Any]]] = {}
     for edit in fix.edits:
-        region = _location(edit.span, workspace)["physicalLocation"]["region"]
+        region = _location(edit.span, uri)["physicalLocation"]["region"]
         region["endColumn"] = max(edit.span.end_col, 1)  # may end at column 1 of the next line
         replacement = {"deletedRegion": region, "insertedContent": {"text": edit.replacement}}
         changes.setdefault(edit.span.path, []).append(replacement)
@@ -59,9 +62,9 @@ def _fix(fix: Autofix, workspace: str | None) -> dict[str, Any]:
         "description": {"text": f"{fix.title} ({fix.applicability} fix)"},
         "artifactChanges": [
             {
-                "artifactLocation": _location(Span(path, 0, 0, 0, 0), workspace)[
-                    "physicalLocation"
-                ]["artifactLocation"],
+                "artifactLocation": _location(Span(path, 0, 0, 0, 0), uri)["physicalLocation"][
+                    "artifactLocation"
+                ],
                 "replacements": replacements,
             }
             for path, replacements in changes.items()
@@ -76,12 +79,22 @@ def _rule(finding: Finding, context: ReportContext) -> dict[str, Any]:
     if rule is None:
         entry["shortDescription"] = {"text": f"{finding.rule} {finding.slug}"}
     else:
+        from vllm_lint.report.gate import shown
         from vllm_lint.rules.docs import explain
+        from vllm_lint.rules.registry import BUILTIN
 
-        help_text = rule.summary + (f"\nFix: {rule.fix}" if rule.fix else "")
-        entry["shortDescription"] = {"text": rule.summary}
-        entry["fullDescription"] = {"text": f"{rule.summary} (vLLM {rule.releases_text()})"}
-        entry["help"] = {"text": help_text, "markdown": explain(rule, context.rules)}
+        summary = context.shown(rule.summary)  # a rule pack's text is the repo's
+        help_text = summary + (f"\nFix: {context.shown(rule.fix)}" if rule.fix else "")
+        entry["shortDescription"] = {"text": summary}
+        entry["fullDescription"] = {"text": f"{summary} (vLLM {rule.releases_text()})"}
+        if BUILTIN.lookup(rule.id) is rule:  # our own page, Markdown we wrote
+            markdown = explain(rule, context.rules)
+        else:  # a pack's: its text rendered as text, never as its own markup
+            from vllm_lint.report.markdown import cell
+
+            title = cell(shown(f"{rule.id} {rule.slug}", "markdown"))
+            markdown = f"## {title}\n\n{cell(shown(help_text, 'markdown'))}"
+        entry["help"] = {"text": help_text, "markdown": markdown}
     link = https_url(finding.help_uri) if finding.help_uri else None
     if link:
         entry["helpUri"] = link
@@ -112,23 +125,33 @@ def document(findings: Sequence[Finding], context: ReportContext) -> dict[str, A
             index[finding.rule] = len(rules)
             rules.append(_rule(finding, context))
     results = []
-    stable = fingerprints(findings, workspace, context.lines)  # files read as the linter does
+
+    def uri(path: str) -> str:
+        """The file's own name, percent-encoded from its bytes: exact, and inert in any log
+        (the gate showed an undecodable or control character escaped)."""
+        return quote(os.fsencode(workspace_path(context.sources.get(path, path), workspace)), "/")
+
+    named = [
+        f._replace(span=f.span._replace(path=context.sources.get(f.span.path, f.span.path)))
+        for f in findings
+    ]
+    stable = fingerprints(named, workspace, context.lines)  # as the baseline: the file's own name
     for finding, fingerprint in zip(findings, stable, strict=True):
         result: dict[str, Any] = {
             "ruleId": finding.rule,
             "ruleIndex": index[finding.rule],
             "level": LEVELS[finding.severity],
             "message": {"text": _message(finding)},
-            "locations": [_location(finding.span, workspace)],
+            "locations": [_location(finding.span, uri)],
             "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         }
         if finding.related:
             result["relatedLocations"] = [
-                {"id": number, **_location(r.span, workspace), "message": {"text": r.note}}
+                {"id": number, **_location(r.span, uri), "message": {"text": r.note}}
                 for number, r in enumerate(finding.related, start=1)
             ]
         if finding.autofix is not None:
-            result["fixes"] = [_fix(finding.autofix, workspace)]
+            result["fixes"] = [_fix(finding.autofix, uri)]
         if finding.release is not None:
             result["properties"] = {"vllmRelease": finding.release.version}
         results.append(result)
@@ -156,5 +179,7 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
 
 
 def write_file(path: str, findings: Sequence[Finding], context: ReportContext) -> None:
+    from vllm_lint.report import REPORTERS
+
     with open(path, "w", encoding="utf-8") as handle:
-        report(findings, handle, context)
+        REPORTERS["sarif"](findings, handle, context)  # through the gate, as on stdout

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext, fmt: str) -> None:
+    from vllm_lint.report.gate import gated
+
+    findings, context = gated(findings, context, "json" if fmt == "json" else "terminal")
     counts = Counter((f.rule, f.slug, f.severity.label) for f in findings)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     if fmt == "json":
@@ -21,7 +24,7 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext, fmt
             {"rule": rule, "slug": slug, "severity": severity, "count": count}
             for (rule, slug, severity), count in rows
         ]
-        json.dump(table, out, indent=2)
+        json.dump(table, out, indent=2, ensure_ascii=True)
         out.write("\n")
         return
     width = max((len(str(count)) for _key, count in rows), default=1)

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _RESET = "\033[0m"
 
+MEDIUM = "terminal"  # what the gate (gate.py) makes its findings safe for
+
 
 def _printable(text: str) -> str:
     """Text from a linted file: no control or bidi character reaches the terminal, and no CI
@@ -51,13 +53,13 @@ def headline(finding: Finding, context: ReportContext) -> str:
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:
-    lines_of = lru_cache(maxsize=64)(context.lines)  # per report: files change between runs
+    lines_of = lru_cache(maxsize=64)(context.excerpt)  # per report: files change between runs
     for finding in findings:
         span = finding.span
         out.write(headline(finding, context) + "\n")
         lines = lines_of(span.path)
         if 0 < span.line <= len(lines):
-            source, shift = _window(_printable(lines[span.line - 1]), span.col)
+            source, shift = _window(lines[span.line - 1], span.col)
             span = span._replace(col=span.col - shift, end_col=span.end_col - shift)
             width = (
                 span.end_col - span.col

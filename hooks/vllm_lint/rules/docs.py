@@ -59,7 +59,7 @@ def rules_command(args: Sequence[str], ruleset: RuleSet = BUILTIN) -> int:
     prefixes or slugs, any case) select, or every rule."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="vllm-lint rules", add_help=True)
+    parser = argparse.ArgumentParser(prog="vllm-lint rules", add_help=True, allow_abbrev=False)
     parser.add_argument("selectors", nargs="*", metavar="SELECTOR")
     parser.add_argument(
         "-o", "--output-format", "--format", dest="format", default="text", choices=("text", "json")
@@ -200,6 +200,19 @@ def _part(rule: Rule) -> list[str]:
     return lines
 
 
+def _history_commands(group: Sequence[Rule]) -> str:
+    """`vllm-lint flag --x` for each flag the rule names that a catalogued release has."""
+    from vllm_lint.argv.history import canonical, history
+
+    heads = dict.fromkeys(
+        canonical(p.partition(".")[0])
+        for rule in group
+        for p in rule.flags
+        if not p.startswith(("derived.", "env."))
+    )
+    return ", ".join(f"`vllm-lint flag {flag}`" for flag in heads if history(flag))
+
+
 def explain_group(group: Sequence[Rule], output: str | None = None) -> str:
     """A rule's section; `output`: what vllm-lint prints for its golden case (docs only)."""
     head = group[0]
@@ -209,6 +222,9 @@ def explain_group(group: Sequence[Rule], output: str | None = None) -> str:
     else:
         for variant in group:
             lines += [f"### {head.id}: {variant.releases_text()}", "", *_part(variant)]
+    named = _history_commands(group)
+    if named:
+        lines += [f"**History:** {named} (when each came, changed and went)", ""]
     if output:
         lines += ["**vllm-lint says:**", "", "```text", *output.rstrip("\n").split("\n"), "```", ""]
     return "\n".join(lines)

@@ -44,23 +44,34 @@ def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> I
         yield ValidationError(f"comparison {spec} does not hold")
 
 
-def _pattern_keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterable[Any]:
-    """`pattern`, searched in linear time (rules/regex.py) rather than by backtracking `re`."""
+def _pattern_keyword(
+    searches: dict[str, Callable[[str], bool]],
+) -> Callable[[Any, Any, Any, Any], Iterable[Any]]:
+    """`pattern`, searched in linear time (rules/regex.py) rather than by backtracking `re`;
+    each pattern compiled once into `searches` (the validator's own: no module keeps them)."""
     from jsonschema import ValidationError
 
     from vllm_lint.rules.regex import compile_search
 
-    if isinstance(instance, str) and not compile_search(pattern)(instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    def keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterable[Any]:
+        if not isinstance(instance, str):
+            return
+        search = searches.get(pattern)
+        if search is None:
+            search = searches[pattern] = compile_search(pattern)
+        if not search(instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+    return keyword
 
 
-@cache
 def validator_class() -> Any:
     """Draft 2020-12 with the `compare` keyword: what a rule's `rejects` is written in;
-    `pattern` runs in linear time."""
+    `pattern` runs in linear time. One class per rule that needs it (few: most rules take
+    the fast path of rules/fastschema.py), which holds that rule's compiled patterns."""
     from jsonschema import Draft202012Validator, validators
 
-    keywords = {"compare": _compare_keyword, "pattern": _pattern_keyword}
+    keywords = {"compare": _compare_keyword, "pattern": _pattern_keyword({})}
     return validators.extend(Draft202012Validator, keywords)
 
 
@@ -79,17 +90,15 @@ def _local_only() -> Any:
     return Registry(retrieve=_refuse)  # type: ignore[call-arg]  # attrs class
 
 
-@cache
-def _span_paths(rule: Rule) -> frozenset[str]:
-    """The rule's flags and every parent of them: `Settings.span(flag)` finds a span only if
-    one of these paths has one, so a file that wrote none of them skips the rule at once."""
-    return frozenset(p.rsplit(".", n)[0] for p in rule.flags for n in range(p.count(".") + 1))
-
-
-@cache
 def _check(rule: Rule) -> Callable[[Any], bool]:
-    """The rule's schema compiled, on the first document that needs it (rules are hashed by
-    identity); jsonschema only for a keyword outside the fast subset."""
+    """The rule's schema compiled, on the first document that needs it, and kept on the rule
+    (`Rule.compiled`); jsonschema only for a keyword outside the fast subset."""
+    if rule.compiled is None:
+        rule.compiled = _compile(rule)
+    return rule.compiled
+
+
+def _compile(rule: Rule) -> Callable[[Any], bool]:
     from vllm_lint.rules.fastschema import compile_schema
 
     check = compile_schema(rule.rejects, compare_holds)
@@ -106,7 +115,7 @@ def evaluate(settings: Settings, ruleset: RuleSet) -> list[Finding]:
     findings = []
     written = settings.spans.keys()
     for rule in ruleset.for_release(settings.release.version):
-        if written.isdisjoint(_span_paths(rule)):
+        if written.isdisjoint(rule.span_paths):
             continue  # the fast form of the next test
         if not any(p not in settings.defaulted and settings.span(p) for p in rule.flags):
             continue  # nothing the file wrote takes part: a finding would have no line (and

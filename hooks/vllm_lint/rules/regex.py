@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -171,10 +170,10 @@ _ANCHORS: dict[Any, Callable[[str, int], bool]] = {
 }
 
 
-@lru_cache(maxsize=256)
 def compile_search(pattern: str) -> Callable[[str], bool]:
     """`lambda text: re.search(pattern, text) is not None`, in linear time; UnsupportedPattern
-    when the pattern cannot be run so."""
+    when the pattern cannot be run so. Not memoized here: a rule keeps its compiled form
+    (`Rule.compiled`), a jsonschema validator its own patterns."""
     if len(pattern) > MAX_PATTERN:
         raise UnsupportedPattern(f"longer than {MAX_PATTERN} characters")
     try:

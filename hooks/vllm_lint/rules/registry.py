@@ -9,7 +9,7 @@ too so that listing, explaining and documenting treat every rule alike.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,9 @@ class Rule:
         self.examples: Mapping[str, Any] = entry.get("examples", {})
         self.origin = origin  # the file the rule was read from
         self.url: str = entry.get("url", "")  # documentation of a rule from a project's own pack
+        # the compiled `rejects` (rules/evaluate.py), made on the first launch that needs it and
+        # kept on the rule: a pack's rules and their compiled forms go with their configuration
+        self.compiled: Callable[[Any], bool] | None = None
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r}, since={self.since!r}, before={self.before!r})"
@@ -69,6 +72,12 @@ class Rule:
         if not applicable:
             return ""
         return self.vllm_error[max(applicable, key=versions.key)]
+
+    @cached_property
+    def span_paths(self) -> frozenset[str]:
+        """The rule's flags and every parent of them: `Settings.span(flag)` finds a span only
+        if one of these paths has one, so a file that wrote none of them skips the rule."""
+        return frozenset(p.rsplit(".", n)[0] for p in self.flags for n in range(p.count(".") + 1))
 
     @cached_property  # read for every finding: computed once per rule
     def help_uri(self) -> str:

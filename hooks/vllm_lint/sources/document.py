@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from vllm_lint.model import Invocation
 
 if TYPE_CHECKING:
+    import ast
+
     from vllm_lint.argv.catalog import Catalog
     from vllm_lint.read.yaml import YamlFile
 
@@ -47,6 +49,13 @@ class Document:
     @cached_property
     def catalog(self) -> Catalog:
         return self.catalog_of()
+
+    @cached_property
+    def python(self) -> ast.Module | None:
+        """The text parsed as Python, once for every reader (None: it is not Python)."""
+        from vllm_lint.read import pysource
+
+        return pysource.parse(self.text)
 
     @property
     def yf(self) -> YamlFile:

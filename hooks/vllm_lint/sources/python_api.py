@@ -39,7 +39,7 @@ _RAY_LLM = ("ray.serve.llm", "ray.llm")
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    tree = pysource.parse(doc.text)
+    tree = doc.python
     if tree is None:
         return
     imports = _imports(tree)
@@ -282,6 +282,13 @@ def kwarg_tokens(
         negated = f"--no-{name.replace('_', '-')}"
         return [Token(negated, key_span)] if cat.resolve(negated) is not None else []
     if isinstance(value, dict):
+        resolved = cat.resolve(flag)
+        if resolved is not None and resolved[0].type == "kvs":
+            # a dict reaches EngineArgs as it is; the command line's `image=2,video=1` form
+            # (0.5.5 - 0.8.4) is what argparse would have made of it
+            text = ",".join(f"{k}={v}" for k, v in value.items())
+            plain = all(isinstance(v, int) and not isinstance(v, bool) for v in value.values())
+            return [Token(flag, key_span), Token(text, value_span, opaque=not plain)]
         if not _has_unknown(value):
             return [Token(flag, key_span), Token(json.dumps(value, default=str), value_span)]
         if not cat.features.get("dotted_json_keys", True):

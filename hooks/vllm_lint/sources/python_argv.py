@@ -44,7 +44,7 @@ _LAUNCH_WORDS = ("serve", "api_server", "vllm-openai")
 
 
 def find(doc: Document) -> Iterator[Invocation]:
-    tree = pysource.parse(doc.text)
+    tree = doc.python
     if tree is None:
         return
     src = pysource.Source(doc.path, doc.text, tree)

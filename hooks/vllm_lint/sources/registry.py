@@ -111,19 +111,21 @@ def extract(
         return _template(path, text, catalog, root)
     if kind is Kind.SKIP:
         return Extracted()
-    found, _fallback = _run(Document(path, text, catalog, root=root), kind)
-    return Extracted([_settle(i) for i in found], _not_parsed(path, text, kind))
+    doc = Document(path, text, catalog, root=root)
+    found, _fallback = _run(doc, kind)
+    return Extracted([_settle(i) for i in found], _not_parsed(doc, kind))
 
 
-def _not_parsed(path: str, text: str, kind: Kind) -> list[Problem]:
+def _not_parsed(doc: Document, kind: Kind) -> list[Problem]:
     """Python or a notebook that does not parse is said so (its launches were not looked
     for)."""
+    path, text = doc.path, doc.text
     if kind is Kind.PYTHON:
         from vllm_lint.read import pysource
 
-        if pysource.parse(text) is not None:
+        if doc.python is not None:
             return []
-        error = pysource.syntax_error(text)
+        error = pysource.syntax_error(doc.text)
         line, what = error if error is not None else (1, "not parsed")
         return [input_problem(path, "VL907", f"Python syntax error ({what}); not checked", line)]
     if kind is Kind.NOTEBOOK:

@@ -1,4 +1,4 @@
 #!/bin/sh
-# VL131 mamba-block-size-prefix-caching-unset: a launch vLLM 0.11.0 refuses (written by
+# VL131 mamba-block-size-prefix-caching-unset: a launch vLLM 0.11.1 refuses (written by
 # `python -m tools.cases rules` from schemas/rules/mamba/VL131-mamba-block-size-prefix-caching-unset.json)
 vllm serve nvidia/NVIDIA-Nemotron-Nano-9B-v2 --mamba-block-size 256
