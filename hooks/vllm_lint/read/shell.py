@@ -396,7 +396,9 @@ class Lexer:
                 located = None
             if plus and located is not None:
                 before = self.variables.get(name)
-                if isinstance(before, Value):
+                if isinstance(before, Value) and len(before.text) + len(value) > MAX_VALUE:
+                    located = None
+                elif isinstance(before, Value):
                     shift = len(before.text)
                     located = Value(
                         before.text + value,
