@@ -433,21 +433,7 @@ def _argv(release: str) -> tuple[list[str], dict[str, Any]]:
     return words, seen
 
 
-# release.normalize drops a fourth part ("0.10.1.1" -> "0.10.1", "0.4.0.post1" -> "0.4.0"): such
-# a release is judged with its patch's catalog until the release gate keeps the release as
-# written (issue 24 part 3); the two where that changes a flag fail here
-_FOUR_PART = pytest.mark.xfail(
-    strict=True, reason="the release gate drops a fourth part (issue 24 part 3)"
-)
-
-
-@pytest.mark.parametrize(
-    "release",
-    [
-        pytest.param(r, marks=_FOUR_PART) if r in ("0.10.1.1", "0.4.0.post1") else r
-        for r in catalog.known_releases()
-    ],
-)
+@pytest.mark.parametrize("release", catalog.known_releases())
 def test_every_flag_with_a_valid_value_is_accepted(release: str) -> None:
     words, seen = _argv(release)
     argv = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)

@@ -9,9 +9,10 @@ import jsonschema
 import pytest
 
 from conftest import REPO
+from vllm_lint.images import server_image_of
 from vllm_lint.model import Span, Token
 from vllm_lint.sources.launchers import launcher_at, table, unwrap
-from vllm_lint.sources.programs import find_server, server_image_of
+from vllm_lint.sources.programs import find_server
 
 SCHEMAS = REPO / "schemas"
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conftest import write
 from sources_helpers import launches, lint, rules_at, where, words
+from vllm_lint.release import evidence_choice
 
 MULTI_STAGE = """\
 # syntax=docker/dockerfile:1
@@ -37,8 +38,8 @@ LABEL note="inherits final's command; not reported twice"
 def test_exec_form_on_a_vllm_base_is_server_arguments(tmp_path: Path) -> None:
     path = write(tmp_path, "Dockerfile", MULTI_STAGE)
     base = launches(path)[0]
-    assert base.version_hint is not None and base.version_hint.version == "0.17.1"
-    assert "FROM, line 3" in base.version_hint.reason
+    assert evidence_choice(base) is not None and evidence_choice(base).version == "0.17.1"
+    assert "FROM, line 3" in evidence_choice(base).reason
     assert where(base) == (6, 1)
     assert words(base) == [
         ("--model", 6, 7),
@@ -53,8 +54,8 @@ def test_exec_form_on_a_vllm_base_is_server_arguments(tmp_path: Path) -> None:
 def test_shell_form_entrypoint_and_a_pip_pin(tmp_path: Path) -> None:
     path = write(tmp_path, "Dockerfile", MULTI_STAGE)
     custom = launches(path)[1]
-    assert custom.version_hint is not None and custom.version_hint.version == "0.10.1"
-    assert "line 11" in custom.version_hint.reason
+    assert evidence_choice(custom) is not None and evidence_choice(custom).version == "0.10.1"
+    assert "line 11" in evidence_choice(custom).reason
     # MODEL is not set in this stage: `${MODEL:-…}` may come from `docker run -e`
     assert words(custom) == [("--model", 14, 5), ("--max-num-seqs", 14, 36), ("8", 14, 51)]
     assert [t.text for t in custom.argv if t.opaque] == ["${MODEL:-org/fallback}"]
@@ -66,7 +67,7 @@ def test_stages_inherit_and_entrypoint_resets_cmd(tmp_path: Path) -> None:
     found = launches(path)
     assert len(found) == 3  # `unchanged` writes no command of its own
     final = found[2]
-    assert final.version_hint is not None and final.version_hint.version == "0.17.1"
+    assert evidence_choice(final) is not None and evidence_choice(final).version == "0.17.1"
     assert where(final) == (18, 14)  # `vllm` of ENTRYPOINT ["vllm"]
     assert words(final) == [
         ("org/final", 19, 16),

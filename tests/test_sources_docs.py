@@ -11,6 +11,7 @@ from conftest import run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
 from vllm_lint.files.sniff import Kind, kind_of, worth_parsing
 from vllm_lint.read.fences import markdown_blocks, rst_blocks
+from vllm_lint.release import evidence_choice
 
 
 def test_fences_keep_where_each_line_starts() -> None:
@@ -163,9 +164,9 @@ def test_yaml_dockerfile_and_untagged_manifest_blocks(tmp_path: Path) -> None:
     pod, docker = launches(page)
     assert pod.origin == "``` block: Pod/vllm container server"
     assert ("--max-model-len", 9, 31) in words(pod)
-    assert pod.version_hint is not None and pod.version_hint.version == "0.9.2"
-    assert docker.version_hint is not None
-    assert docker.version_hint.reason == "image tag vllm/vllm-openai:v0.10.2 (FROM, line 13)"
+    assert evidence_choice(pod) is not None and evidence_choice(pod).version == "0.9.2"
+    assert evidence_choice(docker) is not None
+    assert evidence_choice(docker).reason == "image tag vllm/vllm-openai:v0.10.2 (FROM, line 13)"
 
 
 def test_python_blocks_are_one_program(tmp_path: Path) -> None:
@@ -218,7 +219,9 @@ def test_the_release_a_page_names(tmp_path: Path) -> None:
         """,
     )
     hints = [
-        (i.version_hint.version, i.version_hint.reason) for i in launches(page) if i.version_hint
+        (evidence_choice(i).version, evidence_choice(i).reason)
+        for i in launches(page)
+        if evidence_choice(i)
     ]
     assert hints == [
         ("0.10.1", "pip install vllm==0.10.1 (line 2)"),  # before it in the page

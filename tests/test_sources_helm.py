@@ -9,6 +9,7 @@ from conftest import CORPUS, run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
 from vllm_lint.options import Options
 from vllm_lint.pipeline import settings_of
+from vllm_lint.release import evidence_choice
 
 STACK = """\
 servingEngineSpec:
@@ -51,7 +52,7 @@ def test_production_stack_renders_like_its_template(tmp_path: Path) -> None:
     path = write(tmp_path, "values.yaml", STACK)
     llama, ray = launches(path)  # `enabled: false` is skipped, as the template does
     assert where(llama) == (7, 5)
-    assert llama.version_hint is not None and llama.version_hint.version == "0.17.1"
+    assert evidence_choice(llama) is not None and evidence_choice(llama).version == "0.17.1"
     assert words(llama) == [
         ("meta-llama/Llama-3.1-8B-Instruct", 7, 16),
         ("--host", 7, 5),
@@ -146,7 +147,7 @@ def test_vllm_chart_image_command(tmp_path: Path) -> None:
         """,
     )
     [inv] = launches(path)
-    assert inv.version_hint is not None and inv.version_hint.version == "0.9.2"
+    assert evidence_choice(inv) is not None and evidence_choice(inv).version == "0.9.2"
     assert words(inv) == [("/data/", 4, 31), ("--dtype", 4, 41), ("bfloat16", 4, 52)]
 
 

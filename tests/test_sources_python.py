@@ -9,6 +9,7 @@ from pathlib import Path
 from conftest import run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
 from vllm_lint.pipeline import check_python
+from vllm_lint.release import evidence_choice
 
 
 def test_argv_lists_and_what_the_function_adds(tmp_path: Path) -> None:
@@ -121,7 +122,7 @@ def test_nested_shell_strings_and_docker_keep_their_places(tmp_path: Path) -> No
     assert where(nested) == (4, 37)
     assert words(nested) == [("m", 4, 48), ("--swap-space", 4, 56), ("4", 4, 69)]
     assert where(module) == (5, 17)
-    assert docker.version_hint is not None and docker.version_hint.version == "0.9.2"
+    assert evidence_choice(docker) is not None and evidence_choice(docker).version == "0.9.2"
     assert rules_at(lint(code, version="0.18.0"))[0] == ("VL002", 4, 56)
 
 
@@ -290,9 +291,9 @@ def test_the_release_a_program_installs(tmp_path: Path) -> None:
         """,
     )
     docker, local = launches(code)
-    assert docker.version_hint is not None and docker.version_hint.version == "0.8.5"
-    assert local.version_hint is not None  # the image tag of the other launch does not count
-    assert (local.version_hint.version, local.version_hint.reason) == (
+    assert evidence_choice(docker) is not None and evidence_choice(docker).version == "0.8.5"
+    assert evidence_choice(local) is not None  # the image tag of the other launch does not count
+    assert (evidence_choice(local).version, evidence_choice(local).reason) == (
         "0.9.2",
         "vllm==0.9.2 (line 3)",
     )
@@ -324,7 +325,7 @@ def test_the_release_a_lock_file_pins(tmp_path: Path) -> None:
     code = write(tmp_path, "src/app/run.py", "import os\nos.system('vllm serve m')\n")
     [inv] = launches(code, root=tmp_path)
     run = run_cli("--show-invocations", "src/app/run.py", cwd=tmp_path)
-    assert inv.version_hint is None  # the repo's pin: found when the launch is checked
+    assert evidence_choice(inv) is None  # the repo's pin: found when the launch is checked
     assert "release: 0.11.2 (vllm==0.11.2 pinned in uv.lock:6)" in run.out
 
 

@@ -45,7 +45,7 @@ def test_release_precedence_flag_image_pin_newest(tmp_path: Path) -> None:
         "  release: 0.34.0 (--vllm-version)"
     )
     (tmp_path / "requirements.txt").write_text("vllm>=0.10\n")  # a range pins nothing
-    assert _release(tmp_path, "deploy/latest.yaml").startswith("  release: 0.34.0 (no image")
+    assert _release(tmp_path, "deploy/latest.yaml").startswith("  release: 0.34.0 (release unknown")
 
 
 def test_the_nearest_pin_wins_and_conflicting_pins_give_none(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_show_invocations_prints_place_release_words_and_env(tmp_path: Path) -> 
     run = run_cli("--show-invocations", "serve.sh", cwd=tmp_path)
     assert run.out.splitlines() == [
         "serve.sh:3:1: script line 3",
-        "  release: 0.34.0 (no image tag names a release: assumed the newest known 0.34.0)",
+        "  release: 0.34.0 (release unknown: no image tag or pin names one; judged as 0.34.0, the newest known)",
         "  not literal, not checked: $PORT",
         "  --max-num-seqs 8  (line 2)",
         '  --model "org/m"  (line 3)',

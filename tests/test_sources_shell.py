@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conftest import run_cli, write
 from sources_helpers import launches, lint, rules_at, where, words
+from vllm_lint.release import evidence_choice
 
 SCRIPT = r"""#!/usr/bin/env bash
 set -euo pipefail
@@ -176,7 +177,7 @@ def test_docker_run_gives_the_release_from_its_image_tag(tmp_path: Path) -> None
         """,
     )
     first, second = launches(path)
-    assert first.version_hint is not None and first.version_hint.version == "0.10.1"
+    assert evidence_choice(first) is not None and evidence_choice(first).version == "0.10.1"
     assert words(first) == [
         ("--model", 2, 28),
         ("org/m", 2, 36),
@@ -184,7 +185,7 @@ def test_docker_run_gives_the_release_from_its_image_tag(tmp_path: Path) -> None
         ("4", 2, 55),
     ]
     assert first.env["HF_TOKEN"].text == "x"
-    assert second.version_hint is None
+    assert evidence_choice(second) is None
     assert words(second) == [("org/n", 3, 52), ("--seed", 3, 58), ("2", 3, 65)]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conftest import write
 from sources_helpers import launches, lint, rules_at, where, words
+from vllm_lint.release import evidence_choice
 
 RAYSERVICE = """\
 apiVersion: ray.io/v1
@@ -88,7 +89,7 @@ def test_kubeai_model_and_llmaz_backend_runtime(tmp_path: Path) -> None:
         "--max-model-len=8192",
     ]
     assert words(kubeai)[2] == ("--max-model-len=8192", 9, 7)
-    assert llmaz.version_hint is not None and llmaz.version_hint.version == "0.9.2"
+    assert evidence_choice(llmaz) is not None and evidence_choice(llmaz).version == "0.9.2"
     assert words(llmaz) == [("--model", 21, 14), ("--port", 21, 43), ("8080", 21, 52)]
     assert [t.text for t in llmaz.argv if t.opaque] == ["{{ .ModelPath }}"]
 
@@ -146,7 +147,7 @@ def test_github_actions_run_steps(tmp_path: Path) -> None:
         ("--max-model-len", 14, 13),
     ]
     assert [t.text for t in first.argv if t.opaque] == ["$MAX_LEN"]  # a ${{ }} expression
-    assert second.version_hint is not None and second.version_hint.version == "0.10.1"
+    assert evidence_choice(second) is not None and evidence_choice(second).version == "0.10.1"
     assert words(second)[-2:] == [("--swap-space", 15, 80), ("4", 15, 93)]
 
 
@@ -166,7 +167,7 @@ def test_skypilot_dstack_and_rayjob(tmp_path: Path) -> None:
         """,
     )
     [inv] = launches(sky)
-    assert inv.version_hint is not None and inv.version_hint.version == "0.9.2"
+    assert evidence_choice(inv) is not None and evidence_choice(inv).version == "0.9.2"
     assert words(inv) == [("org/m", 2, 15), ("--tensor-parallel-size", 7, 28)]
     dstack = write(
         tmp_path,

@@ -52,10 +52,26 @@ class Token(NamedTuple):
 
 
 class ReleaseChoice(NamedTuple):
-    """The vLLM release a file deploys, and why the linter believes so."""
+    """The vLLM release a file deploys, and why the linter believes so. `guessed`: nothing the
+    repo writes names a release this linter knows (no tag, an unknown one, `latest`, a release
+    newer than the newest catalog): it is judged as the newest known, and says so."""
 
     version: str
     reason: str
+    guessed: bool = False
+
+
+class ReleaseEvidence(NamedTuple):
+    """What a file writes about the release a launch runs, exactly as written: an image
+    reference (`image`), a pinned version after `pip install vllm==` (`pip`), in a quoted
+    requirement (`requirement`), after `vllm@` (`command`), or an engine version field
+    (`version`). `where` is how the reason names the place ("FROM, line 3"). Readers only
+    report evidence; the release gate (release.py) alone reads a release from it."""
+
+    kind: str
+    text: str
+    where: str = ""
+    opaque: bool = False  # an image reference with a part that is not literal (`${TAG}`)
 
 
 class Mount(NamedTuple):
@@ -81,7 +97,9 @@ class Invocation(NamedTuple):
     env: dict[str, Token]
     origin: str  # e.g. "Deployment/vllm container 'server'"
     image: Token | None = None
-    version_hint: ReleaseChoice | None = None
+    # what the launch's file says about its release, most specific first (release.py reads it;
+    # the launch's `image` is read after it)
+    release_evidence: tuple[ReleaseEvidence, ...] = ()
     base_dir: str = "."  # folder that relative `--config` paths are resolved from
     partial: bool = False  # some words were opaque (templated or unknown variables)
     anchor: Span | None = None  # where the launch is written (`vllm serve`, a values entry…)

@@ -13,12 +13,12 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vllm_lint.model import Invocation, ReleaseChoice
+from vllm_lint.model import Invocation, ReleaseChoice, ReleaseEvidence, Token
 from vllm_lint.resources import schemas_dir
 
 if TYPE_CHECKING:
@@ -48,8 +48,24 @@ def key(release: str) -> tuple[int, int, int]:
 
 
 def normalize(release: str) -> str:
-    """`v0.33.0` → `0.33.0`, `0.8.5.post1` → `0.8.5`; ValueError for anything else."""
-    return ".".join(str(part) for part in key(release))
+    """The release as catalogued: `v0.33.0` → `0.33.0`, `0.8.5.post1` and `0.8.5.1` →
+    `0.8.5.post1`, `0.10.1.1` → `0.10.1.1` (a fourth part is a release of its own, with its own
+    catalog, where PyPI has one); an uncatalogued fourth part is the newest catalogued release
+    of that patch below it, else the patch (`0.9.2.post3` → `0.9.2`); a patch PyPI has only as a
+    post release is that release (`0.2.1` → `0.2.1.post1`); ValueError otherwise."""
+    wanted = full_key(release)
+    same = _patch_releases(wanted[:3])
+    below = [r for r in same if full_key(r) <= wanted]
+    if below and (wanted[3] or not full_key(below[-1])[3]):
+        return below[-1]
+    if same and not below:  # `0.2.1`: PyPI has only 0.2.1.post1, the data judged by
+        return same[0]
+    return ".".join(str(part) for part in wanted[:3])
+
+
+def _patch_releases(patch: tuple[int, ...]) -> list[str]:
+    """The catalogued releases of one patch (`0.8.5`, `0.8.5.post1`), ascending."""
+    return [r for r in known_releases() if full_key(r)[:3] == patch]
 
 
 def minor_of(release: str) -> str:
@@ -165,6 +181,7 @@ def known(choice: ReleaseChoice) -> ReleaseChoice:
         newest,
         f"{choice.reason}: vLLM {choice.version} is newer than this vllm-lint knows; "
         f"judged as {newest}",
+        guessed=True,
     )
 
 
@@ -180,21 +197,23 @@ def release_of_pin(written: str, reason: str) -> ReleaseChoice | None:
         return None
     if version.is_devrelease or version.is_prerelease or len(version.release) < 3:
         return None
-    major, minor, micro = version.release[:3]
-    return known(ReleaseChoice(f"{major}.{minor}.{micro}", reason.format(written)))
+    fourth = version.post if version.post is not None else (version.release[3:] or (0,))[0]
+    as_release = ".".join(str(part) for part in (*version.release[:3], fourth))
+    return known(ReleaseChoice(normalize(as_release), reason.format(written)))
 
 
 _SIF = re.compile(rf"vllm-openai[_-]v?({_VERSION})[^/]*[.]sif$")
 
 
-def from_image(image: str) -> ReleaseChoice | None:
+def from_image(image: str, where: str = "") -> ReleaseChoice | None:
     """The release a vLLM server image deploys, from its tag (None if it names no release);
-    an Apptainer image converted from one keeps the tag in its name (`vllm-openai_v0.10.2.sif`)."""
+    an Apptainer image converted from one keeps the tag in its name (`vllm-openai_v0.10.2.sif`).
+    `where` is added to the reason (", the default of ${IMAGE:-…}", " (FROM, line 3)")."""
     # the last path component only, and only a `.sif`: a search of the whole name rescanned
     # the rest of it from every `vllm-openai_` in it
     sif = _SIF.search(image.rpartition("/")[2]) if image.endswith(".sif") else None
     if sif is not None:
-        return known(ReleaseChoice(normalize(sif.group(1)), f"image {image}"))
+        return known(ReleaseChoice(normalize(sif.group(1)), f"image {image}{where}"))
     name, _, digest = image.partition("@")
     tag = ""
     last = name.rsplit("/", 1)[-1]
@@ -205,20 +224,96 @@ def from_image(image: str) -> ReleaseChoice | None:
     if tag in ("", "latest"):
         newest = newest_known()
         return ReleaseChoice(
-            newest, f"image {image} is 'latest': assumed the newest known {newest}"
+            newest,
+            f"release unknown: image {image}{where} is 'latest'; judged as {newest}, the newest"
+            " known",
+            guessed=True,
         )
     match = _IMAGE_TAG.match(tag)
     if not match:
         return None
-    return known(ReleaseChoice(normalize(match.group(1)), f"image tag {image}"))
+    return known(ReleaseChoice(normalize(match.group(1)), f"image tag {image}{where}"))
 
 
-def pip_pin(text: str, where: str = "") -> ReleaseChoice | None:
-    """The release of the first `pip install vllm==X` in a script or a Dockerfile `RUN`."""
+# -- the gate: what a file writes (evidence) → the release it deploys ---------------------------
+
+# how the reason names each kind of pinned version (`{}`: the version as written)
+_PIN_REASONS = {
+    "pip": "pip install vllm=={}",
+    "requirement": "vllm=={}",
+    "command": "the command pins vllm@{}",
+    "version": "engine.version {}",
+}
+
+
+def image_evidence(image: Token, where: str = "") -> ReleaseEvidence:
+    """A launch's image as evidence (its tag is read by the gate, never by the reader)."""
+    return ReleaseEvidence("image", image.text, where, image.opaque)
+
+
+def pip_evidence(text: str, where: str = "") -> ReleaseEvidence | None:
+    """The first `pip install vllm==X` of a script or a Dockerfile `RUN`, as written."""
     written = next((version for version, _at in _pip_installs(text)), None)
-    if written is None:
+    return None if written is None else ReleaseEvidence("pip", written, where)
+
+
+def read_evidence(item: ReleaseEvidence) -> ReleaseChoice | None:
+    """The release one piece of evidence names, with its reason; None when it names none this
+    linter can read (not a server image, a tag that is no release, a range…)."""
+    where = f" ({item.where})" if item.where else ""
+    if item.kind == "image":
+        return _image_release(item, where)
+    template = _PIN_REASONS.get(item.kind)
+    if template is None:
         return None
-    return release_of_pin(written, f"pip install vllm=={{}}{where}")
+    return release_of_pin(
+        item.text.strip().lstrip("vV"), template + where.replace("{", "{{").replace("}", "}}")
+    )
+
+
+def _image_release(item: ReleaseEvidence, where: str) -> ReleaseChoice | None:
+    """A server image whose tag names the release (schemas/server-images.json); for
+    `${IMAGE:-vllm/vllm-openai:v0.26.0}`, its default's tag."""
+    from vllm_lint.images import literal_image, server_image_of
+
+    text = literal_image(item.text, item.opaque)
+    found = server_image_of(text) if text else None
+    if found is None or not found.release_from_tag or text.endswith(":x"):
+        return None
+    if text != item.text:
+        where = f", the default of {item.text}{where}"
+    return from_image(text, where)
+
+
+def evidence_choice(invocation: Invocation) -> ReleaseChoice | None:
+    """The release the launch's own file names: its evidence in order, then its image."""
+    for item in _evidence(invocation):
+        choice = read_evidence(item)
+        if choice is not None:
+            return choice
+    return None
+
+
+def _evidence(invocation: Invocation) -> tuple[ReleaseEvidence, ...]:
+    image = invocation.image
+    if image is None or any(
+        e.kind == "image" and e.text == image.text for e in invocation.release_evidence
+    ):
+        return invocation.release_evidence
+    return (*invocation.release_evidence, image_evidence(image))
+
+
+def _unread(invocation: Invocation) -> list[str]:
+    """The server images of a launch whose tag names no release this linter knows."""
+    from vllm_lint.images import literal_image, server_image_of
+
+    unread = []
+    for item in _evidence(invocation):
+        text = literal_image(item.text, item.opaque) if item.kind == "image" else ""
+        found = server_image_of(text) if text else None
+        if found is not None and found.release_from_tag and read_evidence(item) is None:
+            unread.append(f"image {item.text} names no release this vllm-lint knows")
+    return unread
 
 
 # `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere
@@ -228,21 +323,22 @@ _QUOTED_PIN = re.compile(rf"[\"'`]vllm{_EXTRAS}\s{{0,50}}===?\s{{0,50}}v?({_VERS
 _IMAGE_REF = re.compile(r"(?<![\w./-])[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
 
 
-def pins_in(text: str, images: bool = True) -> list[tuple[int, ReleaseChoice]]:
-    """Every release a document or a program names, with its offset: `pip install vllm==X`,
-    a quoted `"vllm==X"` requirement, a vLLM server image tagged with a release (`images`)."""
-    found: list[tuple[int, ReleaseChoice]] = []
+def evidence_in(text: str, images: bool = True) -> list[tuple[int, ReleaseEvidence]]:
+    """Every release a document or a program names, as written, with its offset: `pip install
+    vllm==X`, a quoted `"vllm==X"` requirement, a vLLM server image tagged with a release
+    (`images`); a tag that names no release (`latest`, `nightly`) is not evidence here."""
+    found: list[tuple[int, ReleaseEvidence]] = []
     for written, at in _pip_installs(text):
-        found.append((at, ReleaseChoice(normalize(written), f"pip install vllm=={written}")))
+        found.append((at, ReleaseEvidence("pip", written)))
     installed = {at for at, _ in found}  # a set: `any` over the list per pin was quadratic
     for match in _QUOTED_PIN.finditer(text):
         if match.start(1) not in installed:
-            written = match.group(1)
-            found.append((match.start(1), ReleaseChoice(normalize(written), f"vllm=={written}")))
+            found.append((match.start(1), ReleaseEvidence("requirement", match.group(1))))
     for match in _IMAGE_REF.finditer(text) if images else ():
-        choice = from_image(match.group(0))
-        if choice is not None and not match.group(0).endswith(":latest"):  # a release, named
-            found.append((match.start(), choice))
+        item = ReleaseEvidence("image", match.group(0))
+        choice = read_evidence(item)
+        if choice is not None and not choice.guessed:  # a release, named
+            found.append((match.start(), item))
     return sorted(found, key=lambda pin: pin[0])
 
 
@@ -513,15 +609,19 @@ def _shown(path: Path, top: Path) -> str:
 # -- the choice -----------------------------------------------------------------------------------
 
 
-def fallback(options: Options, path: str) -> ReleaseChoice:
-    """`--vllm-version`, else the default of the file's configuration, else the newest known."""
+def fallback(options: Options, path: str, unread: Sequence[str] = ()) -> ReleaseChoice:
+    """`--vllm-version`, else the default of the file's configuration, else the newest known,
+    said to be a guess (`unread`: the evidence that named no release this linter knows)."""
     if options.vllm_version:
         return ReleaseChoice(normalize(options.vllm_version), "--vllm-version")
     default = options.config_for(path).vllm_version
     if default:
         return ReleaseChoice(normalize(default), "configured default")
     newest = newest_known()
-    return ReleaseChoice(newest, f"no image tag names a release: assumed the newest known {newest}")
+    why = "; ".join(unread) or "no image tag or pin names one"
+    return ReleaseChoice(
+        newest, f"release unknown: {why}; judged as {newest}, the newest known", guessed=True
+    )
 
 
 def for_file(path: str, options: Options) -> ReleaseChoice:
@@ -535,13 +635,13 @@ def for_file(path: str, options: Options) -> ReleaseChoice:
 def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
     """--vllm-version, else the launch's own image tag, else a pin in the repo, else the
     configured default or the newest known release."""
+    own = evidence_choice(invocation)
     if options.vllm_version:
         forced = fallback(options, invocation.path)
-        pinned = invocation.version_hint
-        if pinned is not None and pinned.version != forced.version:  # the upgrade check
-            return ReleaseChoice(forced.version, f"--vllm-version (the file pins {pinned.version})")
+        if own is not None and own.version != forced.version:  # the upgrade check
+            return ReleaseChoice(forced.version, f"--vllm-version (the file pins {own.version})")
         return forced
-    if invocation.version_hint is not None:
-        return invocation.version_hint
+    if own is not None:
+        return own
     pinned = pinned_release(invocation.path, options.root, options.folder_pins)
-    return pinned or fallback(options, invocation.path)
+    return pinned or fallback(options, invocation.path, _unread(invocation))

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from vllm_lint.effective.settings import Settings
-from vllm_lint.model import Finding, Problem, Related
+from vllm_lint.model import Finding, Problem, Related, ReleaseChoice, Severity
 from vllm_lint.rules.registry import Rule, builtin
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
@@ -53,10 +53,11 @@ def violation(rule: Rule, settings: Settings) -> Finding | None:
     if vllm_error:
         quoted = render(vllm_error, settings, mark_defaults=False)
         message += f' (vLLM {settings.release.version}: "{quoted}")'
+    bounded = rule.since is not None or rule.before is not None
     return Finding(
         rule=rule.id,
         slug=rule.slug,
-        severity=rule.severity,
+        severity=_severity(rule, settings.release, bounded),
         message=message,
         span=primary,
         fix=render(rule.fix, settings),
@@ -78,7 +79,7 @@ def from_problem(problem: Problem) -> Finding:
     return Finding(
         rule=rule.id,
         slug=rule.slug,
-        severity=rule.severity,
+        severity=_severity(rule, release, True),
         message=rule.message.format(**values),
         span=problem.span,
         fix=hint,
@@ -86,6 +87,15 @@ def from_problem(problem: Problem) -> Finding:
         help_uri=rule.help_uri,
         autofix=problem.autofix,
     )
+
+
+def _severity(rule: Rule, release: ReleaseChoice | None, per_release: bool) -> Severity:
+    """An error judged on a guessed release (release.py: nothing names one this linter knows)
+    is a warning when it holds for some releases only (`per_release`: a rule bounded to a
+    range, or a flag check of the release's catalog): the release that runs may accept it."""
+    if rule.severity == "error" and per_release and release is not None and release.guessed:
+        return "warning"
+    return rule.severity
 
 
 def from_problems(problems: Iterable[Problem]) -> list[Finding]:

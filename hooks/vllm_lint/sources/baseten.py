@@ -12,7 +12,6 @@ from vllm_lint.sources.document import Document
 from vllm_lint.sources.yaml_scripts import (
     context_of,
     each_mapping,
-    image_release,
     script_launches,
     variables_of,
 )
@@ -29,6 +28,4 @@ def _baseten(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     image_node = get(get(document, "base_image"), "image")
     image = text_token(yf, image_node)
     context = context_of(yf, variables_of(yf, get(document, "environment_variables")), start)
-    yield from script_launches(
-        yf, start, "Baseten start_command", context, image, image_release(image)
-    )
+    yield from script_launches(yf, start, "Baseten start_command", context, image)

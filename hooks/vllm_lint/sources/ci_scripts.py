@@ -19,7 +19,6 @@ from vllm_lint.sources.document import Document
 from vllm_lint.sources.yaml_scripts import (
     context_of,
     each_mapping,
-    image_release,
     script_launches,
     variables_of,
 )
@@ -46,6 +45,4 @@ def _ci_scripts(yf: YamlFile, document: Any) -> Iterator[Invocation]:
             context = context_of(yf, variables, script)
             lines = script.value if is_sequence(script) else [script]
             for line in lines:
-                yield from script_launches(
-                    yf, line, f"{key}:", context, image, image_release(image)
-                )
+                yield from script_launches(yf, line, f"{key}:", context, image)

@@ -13,21 +13,20 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import Positions, align_scalar
-from vllm_lint.model import Invocation, Mount, ReleaseChoice, Token
+from vllm_lint.images import image_text, server_image_of
+from vllm_lint.model import Invocation, Mount, Token
 from vllm_lint.read.shell import ArrayValue, Lexer, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
-from vllm_lint.sources.programs import mentions_server, server_image_of
+from vllm_lint.sources.programs import mentions_server
 from vllm_lint.sources.shell_commands import (
     SHELL_C,
     SHELLS,
     Launch,
     ScriptContext,
     anchor_of,
-    image_text,
     launches_in,
     launches_of,
     opaque_templates,
-    release_hint,
     server_image,
 )
 from vllm_lint.sources.shell_commands import invocation as make_invocation
@@ -84,7 +83,6 @@ def _invocations(
     entrypoint_given: bool,
     kube_vars: Mapping[str, str] | None = None,
 ) -> Iterator[Invocation]:
-    hint = release_hint(image)
     tokens = [w.token for w in words]
     base = str(Path(yf.path).parent)
     from vllm_lint.read.shell import Command
@@ -93,9 +91,7 @@ def _invocations(
     if direct and direct[0].image is None:
         launch = direct[0]
         env_all = {**env, **launch.env}
-        yield _finish(
-            make_invocation(yf.path, _with_env(launch, env_all), origin, base, image, hint)
-        )
+        yield _finish(make_invocation(yf.path, _with_env(launch, env_all), origin, base, image))
         return
     for k in range(1, len(words)):
         if SHELL_C.fullmatch(words[k - 1].token.text) and _is_shell_call(tokens[: k - 1]):
@@ -109,18 +105,18 @@ def _invocations(
                 context = _context(yf, env, kube_vars, words[k + 1 :])
                 for launch in launches_in(text, _positions(yf, script), context):
                     yield _finish(
-                        make_invocation(yf.path, launch, origin, base, image, hint, extra_env=env)
+                        make_invocation(yf.path, launch, origin, base, image, extra_env=env)
                     )
             return
     if entrypoint_given or image is None:
         return
     if server_image(image):
         launch = Launch(tuple(tokens), dict(env), anchor_of([image]), entrypoint="image")
-        yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
+        yield _finish(make_invocation(yf.path, launch, origin, base, image))
         return
     found = server_image_of(image_text(image))
     if found is not None and found.args.startswith("env:") and not tokens:
-        yield from _env_args(yf, found.args[4:], env, image, origin, base, hint)
+        yield from _env_args(yf, found.args[4:], env, image, origin, base)
 
 
 def _env_args(
@@ -130,7 +126,6 @@ def _env_args(
     image: Token,
     origin: str,
     base: str,
-    hint: ReleaseChoice | None,
 ) -> Iterator[Invocation]:
     """An image whose entrypoint reads the server's flags from one variable (`VLLM_ARGS` of
     vllm-tpu): the variable's literal value, split as the shell splits it."""
@@ -140,7 +135,7 @@ def _env_args(
     lexer = Lexer(value.text, located_positions(yf, value))
     argv = tuple(t for command in lexer.commands() for t in command.words)
     launch = Launch(argv, dict(env), anchor_of([image]), entrypoint="image")
-    yield _finish(make_invocation(yf.path, launch, origin, base, image, hint))
+    yield _finish(make_invocation(yf.path, launch, origin, base, image))
 
 
 def located(yf: YamlFile, tok: Token) -> Value:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from vllm_lint.files import reader
 from vllm_lint.model import Invocation, Problem, Span, Token, problem
 from vllm_lint.read import yaml
+from vllm_lint.release import for_launch
 from vllm_lint.sources.mounts import Target, configmap_manifest, configmap_value, resolve
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def read(invocation: Invocation, options: Options) -> ConfigFile:
         note = problem(
             "VL904",
             config.span,
-            invocation.version_hint,
+            for_launch(invocation, options),
             problem=f"{config.text} is not in the repo",
         )
         return ConfigFile(problems=(note,))

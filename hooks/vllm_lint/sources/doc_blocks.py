@@ -23,10 +23,11 @@ from typing import NamedTuple
 
 from vllm_lint.files.sniff import Kind
 from vllm_lint.files.textpos import FilePositions, Positions
-from vllm_lint.model import Invocation, ReleaseChoice, Span
+from vllm_lint.model import Invocation, ReleaseEvidence, Span
 from vllm_lint.read import nested, placeholders
 from vllm_lint.read.fences import Block
-from vllm_lint.release import pins_in
+from vllm_lint.read.variables import install_text
+from vllm_lint.release import evidence_choice, evidence_in
 from vllm_lint.sources.document import Document
 
 SHELL = frozenset(
@@ -253,10 +254,8 @@ def _relabelled(
         origin = label if kind is Kind.SHELL else f"{label}: {lines(inv.origin)}"
         if kind is Kind.SHELL and inv.image is not None:
             origin += ", docker run"
-        hint = inv.version_hint
-        if hint is not None:
-            hint = ReleaseChoice(hint.version, lines(hint.reason))
-        out.append(inv._replace(origin=origin, version_hint=hint))
+        evidence = tuple(e._replace(where=lines(e.where)) for e in inv.release_evidence)
+        out.append(inv._replace(origin=origin, release_evidence=evidence))
     return out
 
 
@@ -274,20 +273,21 @@ def with_document_release(
     `images`: whether an image tag counts (in a program, it is the release of the container
     it starts, not of the program's other launches: there only installs pin)."""
     positions = FilePositions("", text)
-    pins = [(positions.at(offset)[0], choice) for offset, choice in pins_in(text, images=images)]
+    pins = [(positions.at(at)[0], item) for at, item in evidence_in(install_text(text), images)]
     for inv in found:
-        if inv.version_hint is not None or not pins or inv.anchor is None:
+        if evidence_choice(inv) is not None or not pins or inv.anchor is None:
             yield inv
             continue
         line = inv.anchor.line
         block = next(((a, b) for a, b in spans if a <= line <= b), None)
         inside = [(at, c) for at, c in pins if block is not None and block[0] <= at <= block[1]]
-        at, choice = _nearest(inside or pins, line)
-        hint = ReleaseChoice(choice.version, f"{choice.reason} (line {at})")
-        yield inv._replace(version_hint=hint)
+        at, item = _nearest(inside or pins, line)
+        yield inv._replace(
+            release_evidence=(*inv.release_evidence, item._replace(where=f"line {at}"))
+        )
 
 
-def _nearest(pins: list[tuple[int, ReleaseChoice]], line: int) -> tuple[int, ReleaseChoice]:
+def _nearest(pins: list[tuple[int, ReleaseEvidence]], line: int) -> tuple[int, ReleaseEvidence]:
     """The last pin written before `line` (you install, then run), else the first after it."""
     before = [pin for pin in pins if pin[0] <= line]
     return before[-1] if before else min(pins, key=lambda pin: pin[0])

@@ -20,11 +20,12 @@ from typing import NamedTuple
 
 from vllm_lint.effective.entrypoints import SHELL_FORM_CMD
 from vllm_lint.files.textpos import FilePositions, MappedPositions
-from vllm_lint.model import Invocation, Mount, ReleaseChoice, Span, Token
+from vllm_lint.images import is_server_image
+from vllm_lint.model import Invocation, Mount, ReleaseEvidence, Span, Token
 from vllm_lint.read.shell import ArrayValue, Command, Lexer, Point, Value, VarValue
-from vllm_lint.release import from_image, pip_pin
+from vllm_lint.read.variables import substitute
+from vllm_lint.release import image_evidence, pip_evidence
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.programs import is_server_image
 from vllm_lint.sources.shell_commands import (
     Launch,
     ScriptContext,
@@ -72,7 +73,7 @@ class _Stage:
         self,
         name: str,
         image: Token | None,
-        hint: ReleaseChoice | None,
+        evidence: tuple[ReleaseEvidence, ...],
         server_base: bool,  # the entrypoint is the vLLM server (from a vllm-openai base)
         entrypoint: _Cmd | None = None,
         cmd: _Cmd | None = None,
@@ -84,7 +85,7 @@ class _Stage:
     ) -> None:
         self.name = name
         self.image = image
-        self.hint = hint
+        self.evidence = evidence  # what names the release, most specific first
         self.server_base = server_base
         self.entrypoint = _Cmd() if entrypoint is None else entrypoint
         self.cmd = _Cmd() if cmd is None else cmd
@@ -141,7 +142,12 @@ def find(doc: Document) -> Iterator[Invocation]:
         if kw == "ENV":
             _env(line, stage)
         elif kw == "RUN":
-            stage.hint = pip_pin(line.text, f" (line {line.span.line})") or stage.hint
+            # `pip install vllm==${VLLM_VERSION}` reads the stage's ARG or ENV (or the default)
+            known = {**stage.args, **{n: t.text for n, t in stage.env.items() if not t.opaque}}
+            resolved = substitute(line.text, known)
+            pinned = pip_evidence(resolved, f"line {line.span.line}")
+            if pinned is not None:
+                stage.evidence = (pinned, *stage.evidence)
             stage.runs.append(line)
         elif kw == "WORKDIR":
             words = _words(line)
@@ -162,7 +168,7 @@ def find(doc: Document) -> Iterator[Invocation]:
         origin = f"Dockerfile stage {stage.name}"
 
         def made(launch: Launch, where: str, stage: _Stage = stage) -> Invocation:
-            found = invocation(path, launch, where, base, stage.image, stage.hint, stage.env)
+            found = invocation(path, launch, where, base, stage.image, stage.evidence, stage.env)
             return found._replace(mounts=stage.mounts(), workdir=stage.workdir)
 
         if stage.wrote:
@@ -276,7 +282,7 @@ def _from(
     image = words[0] if words else None
     name = words[2].text if len(words) >= 3 and words[1].text.lower() == "as" else str(len(stages))
     if image is None:
-        return _Stage(name, None, None, False)
+        return _Stage(name, None, (), False)
     text = _ARG_REF.sub(lambda m: _arg_value(m, global_args), image.text)
     resolved = Token(text, image.span, "${" in text or "$" in text)
     parent = named.get(resolved.text)  # a look-up, not a scan of the stages before
@@ -284,7 +290,7 @@ def _from(
         return _Stage(
             name,
             parent.image,
-            parent.hint,
+            parent.evidence,
             parent.server_base,
             parent.entrypoint,
             parent.cmd,
@@ -295,12 +301,9 @@ def _from(
             dirs=list(parent.dirs),
         )
     server = not resolved.opaque and is_server_image(resolved.text)
-    hint = None
-    if server:
-        choice = from_image(resolved.text)
-        if choice is not None:
-            hint = ReleaseChoice(choice.version, f"{choice.reason} (FROM, line {line.span.line})")
-    return _Stage(name, resolved, hint, server)
+    return _Stage(
+        name, resolved, (image_evidence(resolved, f"FROM, line {line.span.line}"),), server
+    )
 
 
 def _arg_value(match: re.Match[str], args: dict[str, str | None]) -> str:

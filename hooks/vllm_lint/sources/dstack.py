@@ -16,7 +16,6 @@ from vllm_lint.sources.document import Document
 from vllm_lint.sources.yaml_scripts import (
     context_of,
     each_mapping,
-    image_release,
     script_launches,
     variables_of,
 )
@@ -35,6 +34,4 @@ def _dstack(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     image = text_token(yf, image_node)
     context = context_of(yf, variables, commands.value[0] if commands.value else None)
     for item in commands.value:  # one shell session: variables carry over
-        yield from script_launches(
-            yf, item, "dstack commands", context, image, image_release(image)
-        )
+        yield from script_launches(yf, item, "dstack commands", context, image)

@@ -93,7 +93,6 @@ def _container(yf: YamlFile, container: Any, owner: str, parallelism: Any) -> It
             env=others,
             origin=f"{owner} container {cname} env {variable}",
             image=image,
-            version_hint=None,
             base_dir=str(Path(yf.path).parent),
             partial=True,  # the platform's script adds its own flags
             anchor=span(yf, name_node) if name_node is not None else tok.span,

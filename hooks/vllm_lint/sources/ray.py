@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from vllm_lint.argv.catalog import Catalog
-from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.model import Invocation, ReleaseEvidence, Token
 from vllm_lint.read import nested
 from vllm_lint.read.yaml import (
     YamlError,
@@ -34,7 +34,6 @@ from vllm_lint.read.yaml import (
     token,
     walk,
 )
-from vllm_lint.release import from_image, normalize
 from vllm_lint.sources.document import Document
 
 _KWARG_KEYS = ("engine_kwargs", "engine_args")
@@ -87,7 +86,7 @@ def _invocation(yf: YamlFile, owner: Any, key: str, kwargs: Any, cat: Catalog) -
         env=env,
         origin=f"{key} (Python keyword arguments)",
         image=_image(yf, engine),
-        version_hint=_hint(yf, engine),
+        release_evidence=_evidence(yf, engine),
         base_dir=str(Path(yf.path).parent),
         partial=False,
         anchor=span(yf, _key_node(owner, key)),
@@ -146,19 +145,13 @@ def _image(yf: YamlFile, engine: Any) -> Token | None:
     return text_token(yf, node)
 
 
-def _hint(yf: YamlFile, engine: Any) -> ReleaseChoice | None:
-    """aibrix templates name the engine release (`engine.version`) and image."""
+def _evidence(yf: YamlFile, engine: Any) -> tuple[ReleaseEvidence, ...]:
+    """aibrix templates name the engine release (`engine.version`; the image follows it)."""
     version = get(engine, "version")
     text = text_of(version)
-    if text:
-        try:
-            return ReleaseChoice(
-                normalize(text), f"engine.version {text} (line {span(yf, version).line})"
-            )
-        except ValueError:
-            pass
-    image = _image(yf, engine)
-    return from_image(image.text) if image is not None else None
+    if not text:
+        return ()
+    return (ReleaseEvidence("version", text, f"line {span(yf, version).line}"),)
 
 
 def _key_node(owner: Any, key: str) -> Any:

@@ -15,7 +15,7 @@ from vllm_lint.read.yaml import (
 )
 from vllm_lint.sources.document import Document
 from vllm_lint.sources.shell_commands import ScriptContext
-from vllm_lint.sources.yaml_scripts import each_mapping, image_release, script_launches
+from vllm_lint.sources.yaml_scripts import each_mapping, script_launches
 
 
 def find(doc: Document) -> Iterator[Invocation]:
@@ -34,4 +34,4 @@ def _rayjob(yf: YamlFile, document: Any) -> Iterator[Invocation]:
         image_node = get(containers.value[0], "image")
         image = text_token(yf, image_node)
     context = ScriptContext()
-    yield from script_launches(yf, entry, "RayJob entrypoint", context, image, image_release(image))
+    yield from script_launches(yf, entry, "RayJob entrypoint", context, image)

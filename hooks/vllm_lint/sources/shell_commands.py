@@ -14,7 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import MappedPositions, Positions
-from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
+from vllm_lint.images import image_text, server_image_of
+from vllm_lint.model import Invocation, ReleaseEvidence, Span, Token
 from vllm_lint.read.shell import (
     TEMPLATE_MARK,
     ArrayValue,
@@ -26,14 +27,12 @@ from vllm_lint.read.shell import (
     VarValue,
     element_points,
 )
-from vllm_lint.release import from_image
+from vllm_lint.release import image_evidence
 from vllm_lint.sources.launchers import Wrapped
 from vllm_lint.sources.programs import (
     find_server,
-    image_text,
     module_at,
     program_at,
-    server_image_of,
     skip_wrappers,
 )
 
@@ -344,53 +343,36 @@ def server_image(image: Token) -> bool:
     return found is not None and found.args == "argv"
 
 
-def release_hint(image: Token | None) -> ReleaseChoice | None:
-    """The release an image's tag names; for `${IMAGE:-vllm/vllm-openai:v0.26.0}`, its default's."""
-    if image is None:
-        return None
-    text = image_text(image)
-    found = server_image_of(text)
-    if found is None or not found.release_from_tag or text.endswith(":x"):
-        return None
-    choice = from_image(text)
-    if choice is None or text == image.text:
-        return choice
-    return ReleaseChoice(choice.version, f"image tag {text}, the default of {image.text}")
-
-
 def invocation(
     path: str,
     launch: Launch,
     origin: str,
     base_dir: str,
     image: Token | None = None,
-    hint: ReleaseChoice | None = None,
+    evidence: Sequence[ReleaseEvidence] = (),
     extra_env: Mapping[str, Token] | None = None,
 ) -> Invocation:
-    image = launch.image or image
-    if launch.image is not None:
-        hint = release_hint(launch.image) or hint
+    """The launch as an Invocation; what names its release, most specific first: the
+    command's own pin (`uvx vllm@0.9.1 serve`), the image it runs, then `evidence` (what the
+    file around it installs or runs)."""
+    own: list[ReleaseEvidence] = []
     if launch.pin is not None:
-        hint = pinned_hint(launch.pin) or hint
+        own.append(ReleaseEvidence("command", launch.pin))
+    if launch.image is not None:
+        own.append(image_evidence(launch.image))
+    image = launch.image or image
     return Invocation(
         path=path,
         argv=launch.argv,
         env={**(extra_env or {}), **launch.env},
         origin=origin,
         image=image,
-        version_hint=hint,
+        release_evidence=(*own, *evidence),
         base_dir=base_dir,
         partial=any(t.opaque for t in launch.argv),
         anchor=launch.anchor,
         entrypoint=launch.entrypoint,
     )
-
-
-def pinned_hint(pin: str) -> ReleaseChoice | None:
-    """`uvx vllm@0.9.1 serve`: the command runs exactly that release."""
-    from vllm_lint.release import release_of_pin
-
-    return release_of_pin(pin, "the command pins vllm@{}")
 
 
 def opaque_templates(inv: Invocation) -> Invocation:
@@ -415,7 +397,7 @@ def yaml_invocation(
     anchor: Any,
     image: Token | None = None,
     env: dict[str, Token] | None = None,
-    hint: ReleaseChoice | None = None,
+    evidence: Sequence[ReleaseEvidence] = (),
 ) -> Invocation:
     """A launch that a YAML structure (chart values, an operator resource) stands for."""
     from pathlib import Path
@@ -428,7 +410,7 @@ def yaml_invocation(
         env=env or {},
         origin=origin,
         image=image,
-        version_hint=hint or release_hint(image),
+        release_evidence=tuple(evidence),
         base_dir=str(Path(yf.path).parent),
         partial=any(t.opaque for t in argv),
         anchor=span(yf, anchor),

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from vllm_lint.files.textpos import FilePositions
-from vllm_lint.model import Invocation, ReleaseChoice
+from vllm_lint.model import Invocation, ReleaseEvidence
 from vllm_lint.read.shell import Sourcer
-from vllm_lint.release import pip_pin
+from vllm_lint.read.variables import install_text
+from vllm_lint.release import evidence_in
 from vllm_lint.sources.document import Document, read_inside
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
@@ -21,15 +22,22 @@ from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches
 def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
     base = str(Path(path).parent)
-    pinned = pip_pin(text, "")  # the script installs the release it then runs
-    if pinned is not None:
-        line = text.count("\n", 0, text.find("vllm=")) + 1 if "vllm=" in text else 1
-        pinned = ReleaseChoice(pinned.version, f"{pinned.reason} (line {line})")
+    evidence = installed_release(text)  # the script installs the release it then runs
     context = ScriptContext(source=sourcer(path, doc.root))
     for launch in launches_in(text, FilePositions(path, text), context):
         where = launch.via or "script"
         line = launch.anchor.line
-        yield invocation(path, launch, f"{where} line {line}", base, hint=pinned)
+        yield invocation(path, launch, f"{where} line {line}", base, evidence=evidence)
+
+
+def installed_release(text: str) -> tuple[ReleaseEvidence, ...]:
+    """The first `pip install vllm==X` of a script, its variables read (`${VLLM_VERSION}`)."""
+    resolved = install_text(text)
+    for offset, item in evidence_in(resolved, images=False):
+        if item.kind == "pip":
+            line = resolved.count("\n", 0, offset) + 1
+            return (item._replace(where=f"line {line}"),)
+    return ()
 
 
 MAX_SOURCED = 32  # files a script's `source` lines read (nested ones included); then unknown

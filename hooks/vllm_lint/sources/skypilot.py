@@ -3,17 +3,18 @@ or a `pip install vllm==X` in `setup:`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from vllm_lint.model import Invocation, ReleaseChoice, Token
+from vllm_lint.model import Invocation, ReleaseEvidence, Token
+from vllm_lint.read.shell import Value, VarValue
+from vllm_lint.read.variables import install_text
 from vllm_lint.read.yaml import YamlFile, get, is_scalar, text_of, text_token, token
-from vllm_lint.release import pip_pin
+from vllm_lint.release import image_evidence, pip_evidence
 from vllm_lint.sources.document import Document
 from vllm_lint.sources.yaml_scripts import (
     context_of,
     each_mapping,
-    image_release,
     script_launches,
     variables_of,
 )
@@ -31,12 +32,19 @@ def _skypilot(yf: YamlFile, document: Any) -> Iterator[Invocation]:
     image = text_token(yf, get(get(document, "resources"), "image_id"))
     if image is not None:  # `docker:vllm/vllm-openai:v…`
         image = Token(image.text.removeprefix("docker:"), image.span, image.opaque)
-    hint = image_release(image) or _setup_pin(yf, get(document, "setup"))
-    yield from script_launches(yf, run, "SkyPilot run", context_of(yf, variables, run), image, hint)
+    evidence: tuple[ReleaseEvidence, ...] = (image_evidence(image),) if image else ()
+    evidence += _setup_pin(yf, get(document, "setup"), variables)
+    context = context_of(yf, variables, run)
+    yield from script_launches(yf, run, "SkyPilot run", context, image, evidence)
 
 
-def _setup_pin(yf: YamlFile, setup: Any) -> ReleaseChoice | None:
+def _setup_pin(
+    yf: YamlFile, setup: Any, variables: Mapping[str, VarValue]
+) -> tuple[ReleaseEvidence, ...]:
+    """`pip install vllm==X` in `setup` (its `${VERSION}` read from `envs`)."""
     text = text_of(setup)
     if not text:
-        return None
-    return pip_pin(text, f" in setup (line {token(yf, setup).span.line})")
+        return ()
+    known = {n: v.text for n, v in variables.items() if isinstance(v, Value) and not v.opaque}
+    pinned = pip_evidence(install_text(text, known), f"setup, line {token(yf, setup).span.line}")
+    return (pinned,) if pinned is not None else ()

@@ -8,11 +8,11 @@ lexed with the variables its file declares (`env:` / `envs:`), literal values on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from vllm_lint.model import Invocation, ReleaseChoice, Span, Token
+from vllm_lint.model import Invocation, ReleaseEvidence, Span, Token
 from vllm_lint.read.shell import Value, VarValue
 from vllm_lint.read.yaml import (
     YamlFile,
@@ -24,10 +24,8 @@ from vllm_lint.read.yaml import (
     text_of,
     token,
 )
-from vllm_lint.release import from_image
 from vllm_lint.sources.commandline import located
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.programs import is_server_image
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
 
@@ -62,7 +60,7 @@ def script_launches(
     origin: str,
     context: ScriptContext,
     image: Token | None = None,
-    hint: ReleaseChoice | None = None,
+    evidence: Sequence[ReleaseEvidence] = (),
 ) -> Iterator[Invocation]:
     if not is_scalar(node) or text_of(node) is None:
         return
@@ -76,13 +74,7 @@ def script_launches(
         if not tok.opaque or name.startswith("VLLM")
     }
     for launch in launches_in(text, scalar_positions(yf, node), context):
-        yield invocation(yf.path, launch, origin, base, image, hint, extra_env=env)
-
-
-def image_release(image: Token | None) -> ReleaseChoice | None:
-    if image is None or image.opaque or not is_server_image(image.text):
-        return None
-    return from_image(image.text)
+        yield invocation(yf.path, launch, origin, base, image, evidence, extra_env=env)
 
 
 def _exported(yf: YamlFile, variables: dict[str, VarValue], anchor: Any) -> dict[str, Token]:

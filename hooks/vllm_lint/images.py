@@ -1,0 +1,69 @@
+"""The container images whose entrypoint is the vLLM server (`schemas/server-images.json`), and
+an image reference as far as it is literal. Shared by the readers (an image's arguments are a
+launch) and the release gate (a tag that names the release), so both read one table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from vllm_lint.model import Token
+from vllm_lint.resources import schemas_dir
+
+
+class ServerImage(NamedTuple):
+    id: str
+    pattern: re.Pattern[str]
+    args: str  # "argv", or "env:NAME" (the flags are in that variable)
+    release_from_tag: bool
+
+
+@lru_cache(maxsize=1)
+def server_images() -> tuple[ServerImage, ...]:
+    with (schemas_dir() / "server-images.json").open(encoding="utf-8") as handle:
+        entries = json.load(handle)["images"]
+    return tuple(
+        ServerImage(e["id"], re.compile(e["pattern"]), e["args"], e["release_from_tag"])
+        for e in entries
+    )
+
+
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}]*)\}")
+
+
+def image_text(image: Token) -> str:
+    """The image's reference as far as it is literal: `${X:-default}` parts read as their
+    default (the image the file writes when nothing overrides it), an unknown tag as `:x`, an
+    unknown registry or folder kept as written (`{{ dir }}/vllm-openai_v0.10.2.sif`)."""
+    return literal_image(image.text, image.opaque)
+
+
+def literal_image(text: str, opaque: bool = False) -> str:
+    """`image_text` of a reference as written (`opaque`: some part is not literal)."""
+    if not opaque and "$" not in text:
+        return text
+    text = _DEFAULT.sub(lambda m: m.group(1), text)
+    if not _UNKNOWN_PART.search(text):
+        return text
+    if not _UNKNOWN_PART.search(text.rpartition("/")[2]):
+        return text
+    head, slash, last = text.rpartition("/")  # the tag or digest of the last part goes
+    cuts = [at for at in (last.find(":"), last.find("@")) if at >= 0]
+    text = head + slash + (last[: min(cuts)] if cuts else last) + ":x"
+    return "" if _UNKNOWN_PART.search(text) else text
+
+
+_UNKNOWN_PART = re.compile(r"[${}`\ue000]")
+
+
+def server_image_of(image: str) -> ServerImage | None:
+    """The server image `image` names, if its entrypoint is the vLLM server."""
+    return next((s for s in server_images() if s.pattern.search(image)), None)
+
+
+def is_server_image(image: str) -> bool:
+    """`vllm/vllm-openai:…`, its CPU/ROCm builds, re-publications (schemas/server-images.json)."""
+    return server_image_of(image) is not None
