@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vllm_lint.images import literal_image, server_image_of
 from vllm_lint.model import Invocation, ReleaseChoice, ReleaseEvidence, Token
 from vllm_lint.resources import schemas_dir
 
@@ -274,15 +275,23 @@ def read_evidence(item: ReleaseEvidence) -> ReleaseChoice | None:
 def _image_release(item: ReleaseEvidence, where: str) -> ReleaseChoice | None:
     """A server image whose tag names the release (schemas/server-images.json); for
     `${IMAGE:-vllm/vllm-openai:v0.26.0}`, its default's tag."""
-    from vllm_lint.images import literal_image, server_image_of
-
-    text = literal_image(item.text, item.opaque)
-    found = server_image_of(text) if text else None
-    if found is None or not found.release_from_tag or text.endswith(":x"):
+    text = _tagged_server_image(item)
+    if text is None:
         return None
     if text != item.text:
         where = f", the default of {item.text}{where}"
     return from_image(text, where)
+
+
+def _tagged_server_image(item: ReleaseEvidence) -> str | None:
+    """The literal reference of an image evidence whose tag is meant to name the release."""
+    if item.kind != "image":
+        return None
+    text = literal_image(item.text, item.opaque)
+    found = server_image_of(text) if text else None
+    if found is None or not found.release_from_tag or text.endswith(":x"):
+        return None
+    return text
 
 
 def evidence_choice(invocation: Invocation) -> ReleaseChoice | None:
@@ -305,15 +314,11 @@ def _evidence(invocation: Invocation) -> tuple[ReleaseEvidence, ...]:
 
 def _unread(invocation: Invocation) -> list[str]:
     """The server images of a launch whose tag names no release this linter knows."""
-    from vllm_lint.images import literal_image, server_image_of
-
-    unread = []
-    for item in _evidence(invocation):
-        text = literal_image(item.text, item.opaque) if item.kind == "image" else ""
-        found = server_image_of(text) if text else None
-        if found is not None and found.release_from_tag and read_evidence(item) is None:
-            unread.append(f"image {item.text} names no release this vllm-lint knows")
-    return unread
+    return [
+        f"image {item.text} names no release this vllm-lint knows"
+        for item in _evidence(invocation)
+        if _tagged_server_image(item) is not None and read_evidence(item) is None
+    ]
 
 
 # `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere

@@ -36,7 +36,6 @@ from vllm_lint.sources.shell_commands import (
 )
 
 _DIRECTIVE = re.compile(r"#\s*([a-zA-Z]+)\s*=\s*(\S+)\s*$")
-_ARG_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}?")
 
 
 class _Line(NamedTuple):
@@ -283,7 +282,7 @@ def _from(
     name = words[2].text if len(words) >= 3 and words[1].text.lower() == "as" else str(len(stages))
     if image is None:
         return _Stage(name, None, (), False)
-    text = _ARG_REF.sub(lambda m: _arg_value(m, global_args), image.text)
+    text = substitute(image.text, global_args)
     resolved = Token(text, image.span, "${" in text or "$" in text)
     parent = named.get(resolved.text)  # a look-up, not a scan of the stages before
     if parent is not None:  # FROM an earlier stage: inherit what it runs and holds
@@ -304,13 +303,6 @@ def _from(
     return _Stage(
         name, resolved, (image_evidence(resolved, f"FROM, line {line.span.line}"),), server
     )
-
-
-def _arg_value(match: re.Match[str], args: dict[str, str | None]) -> str:
-    value = args.get(match.group(1))
-    if value:
-        return value
-    return match.group(2) if match.group(2) is not None else match.group(0)
 
 
 def _env(line: _Line, stage: _Stage) -> None:
