@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vllm_lint.model import Invocation, ReleaseChoice
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 
 if TYPE_CHECKING:
     from vllm_lint.options import Options
@@ -64,8 +64,7 @@ def minor_of(release: str) -> str:
 @lru_cache(maxsize=1)
 def catalog_index() -> Mapping[str, Any]:
     """schemas/flags/index.json: the catalogued releases in order, with their files."""
-    with (schemas_dir() / "flags" / "index.json").open(encoding="utf-8") as handle:
-        data: dict[str, Any] = json.load(handle)
+    data: dict[str, Any] = shipped_json("flags", "index.json")
     return data
 
 
@@ -390,7 +389,6 @@ def _lock_pins(text: str) -> list[tuple[str, int]]:
 
 def _pipfile_pins(text: str) -> list[tuple[str, int]]:
     """Pipfile.lock (JSON): `"vllm": {"version": "==0.8.5", …}` in `default` or `develop`."""
-    import json
 
     try:
         data = json.loads(text)

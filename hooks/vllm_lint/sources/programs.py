@@ -3,14 +3,13 @@ and the images whose entrypoint is that server (`schemas/server-images.json`).""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from vllm_lint.model import Token
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 from vllm_lint.sources.launchers import Wrapped, launcher_at, unwrap
 
 # `python -m <module>` entry points of the server (which release has which: the flag catalogs'
@@ -169,8 +168,7 @@ class ServerImage(NamedTuple):
 
 @lru_cache(maxsize=1)
 def server_images() -> tuple[ServerImage, ...]:
-    with (schemas_dir() / "server-images.json").open(encoding="utf-8") as handle:
-        entries = json.load(handle)["images"]
+    entries = shipped_json("server-images.json")["images"]
     return tuple(
         ServerImage(e["id"], re.compile(e["pattern"]), e["args"], e["release_from_tag"])
         for e in entries
