@@ -437,7 +437,8 @@ def _toml_table(path: Path, raw: bytes) -> dict[str, Any] | None:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-    table = document.get("tool", {}).get("vllm-lint")
+    tool = document.get("tool")  # any type: `tool = 1` configures nothing here
+    table = tool.get("vllm-lint") if isinstance(tool, dict) else None
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
     return table
