@@ -21,6 +21,7 @@ from typing import TextIO
 from vllm_lint import baseline as baselines
 from vllm_lint import fixer
 from vllm_lint.files.reader import lines_of as split_lines
+from vllm_lint.files.writer import anchor, check_writable, write_inside
 from vllm_lint.fingerprint import read_lines
 from vllm_lint.model import Finding
 from vllm_lint.options import Options
@@ -86,7 +87,7 @@ def amend(
         if request.fix or request.diff or request.baseline:
             raise _usage("--write-baseline records findings: not with --fix, --diff or --baseline")
         try:
-            count = baselines.write(request.write_baseline, findings, lines_of)
+            count = baselines.write(request.write_baseline, findings, options.root, lines_of)
         except baselines.BaselineError as exc:
             raise _usage(str(exc)) from None
         err.write(f"vllm-lint: recorded {count} finding(s) in {request.write_baseline}\n")
@@ -96,7 +97,7 @@ def amend(
     known = None
     if request.baseline:
         try:
-            known = baselines.load(request.baseline)
+            known = baselines.load(request.baseline, options.root)
         except baselines.BaselineError as exc:
             raise _usage(str(exc)) from None
         findings = known.new(findings, lines_of)
@@ -118,8 +119,7 @@ def amend(
         return Amended(results, findings, exit=1 if changed else 0)
     for item in changed:
         try:
-            with open(item.path, "wb") as handle:
-                handle.write(item.after)
+            write_inside(anchor(options.root, item.path), item.path, item.after)
         except OSError as exc:
             raise _usage(f"cannot write {item.path}: {exc.strerror or exc}") from None
     if not changed:
@@ -159,14 +159,25 @@ def _fix(
     for path, own in by_path.items():
         if not any(fixer.wanted(f, unsafe) for f in own):
             continue
+        if path not in texts:
+            try:  # a link, or a file outside the repo: its findings stay, unfixed
+                check_writable(anchor(options.root, path), path)
+            except OSError as exc:
+                refused = fixer.FileFix(path, b"", b"")
+                refused.reverted = exc.strerror or str(exc)
+                done.append(refused)
+                continue
         try:
-            data = texts[path].encode("utf-8") if path in texts else _read(path)
+            data = texts[path].encode("utf-8") if path in texts else _read(path, options)
         except OSError as exc:
             raise _usage(f"cannot read {path}: {exc.strerror or exc}") from None
         done.append(fixer.fix_file(path, data, own, relint, unsafe))
     return done
 
 
-def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
+def _read(path: str, options: Options) -> bytes:
+    """The file as the linter read it (files/reader.py): a file past the size limit was never
+    linted, so it has no finding to fix."""
+    from vllm_lint.files.reader import read_bytes
+
+    return read_bytes(path, options.max_bytes(path))

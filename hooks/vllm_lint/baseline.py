@@ -21,8 +21,10 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from vllm_lint.files.writer import anchor, write_inside
 from vllm_lint.fingerprint import KEY, Lines, fingerprints, read_lines
 from vllm_lint.model import Finding
 from vllm_lint.report.github import workspace_path
@@ -50,15 +52,30 @@ class Baseline:
         return [f for f, p in zip(findings, prints, strict=True) if p not in self.known]
 
 
-def load(path: str) -> Baseline:
+MAX_BASELINE_BYTES = 64 << 20  # ~300,000 findings
+
+
+def load(path: str, repo: Path) -> Baseline:
+    """The baseline at `path`: a regular file read through files/reader.py (capped, never
+    blocking, never through a link out of `repo`)."""
+    from vllm_lint.files.reader import read_bytes, spelt_inside
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            data: Any = json.load(handle)
-    except OSError as exc:
-        raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise BaselineError(f"{path}: not a vllm-lint baseline (invalid JSON: {exc})") from None
-    if not isinstance(data, dict) or data.get(_MARK) != FORMAT_VERSION:
+        # inside the repo, no link out of it; a path the caller named outside it is theirs
+        inside = repo if spelt_inside(path, repo) else None
+        raw = read_bytes(path, MAX_BASELINE_BYTES + 1, inside=inside)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        why = getattr(exc, "strerror", None) or exc
+        raise BaselineError(f"cannot read baseline {path}: {why}") from None
+    if len(raw) > MAX_BASELINE_BYTES:
+        raise BaselineError(f"{path}: larger than {MAX_BASELINE_BYTES} bytes")
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        why = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        raise BaselineError(f"{path}: not a vllm-lint baseline (invalid JSON: {why})") from None
+    version = data.get(_MARK) if isinstance(data, dict) else None
+    if type(version) is not int or version != FORMAT_VERSION:  # `true == 1` in Python
         raise BaselineError(
             f"{path}: not a vllm-lint baseline of format {FORMAT_VERSION} "
             f'(write one with --write-baseline; it starts {{"{_MARK}": {FORMAT_VERSION}'
@@ -76,8 +93,9 @@ def load(path: str) -> Baseline:
     return Baseline(path, frozenset(e["fingerprint"] for e in entries))
 
 
-def write(path: str, findings: Sequence[Finding], lines_of: Lines = read_lines) -> int:
-    """Record `findings` in a new baseline file at `path`; how many were recorded."""
+def write(path: str, findings: Sequence[Finding], repo: Path, lines_of: Lines = read_lines) -> int:
+    """Record `findings` in a new baseline file at `path`, a regular file written through no
+    link the repo planted (files/writer.py); how many were recorded."""
     root = os.path.dirname(os.path.abspath(path))
     entries = [
         {
@@ -91,10 +109,9 @@ def write(path: str, findings: Sequence[Finding], lines_of: Lines = read_lines) 
     ]
     entries.sort(key=lambda e: (e["path"], e["line"], e["rule"], e["fingerprint"]))
     document = {_MARK: FORMAT_VERSION, "fingerprint": KEY, "findings": entries}
+    text = json.dumps(document, indent=1, ensure_ascii=True) + "\n"
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump(document, handle, indent=1, ensure_ascii=True)
-            handle.write("\n")
+        write_inside(anchor(repo, path), path, text.encode("ascii"))
     except OSError as exc:
         raise BaselineError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
     return len(entries)

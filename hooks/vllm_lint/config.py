@@ -12,7 +12,6 @@ error (exit 2) naming the file, the line and the nearest valid word.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from vllm_lint.files.layout import SKIPPED_FOLDERS, config_files
 from vllm_lint.files.memo import FolderMemo
 from vllm_lint.files.sniff import DOCS, Kind
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 from vllm_lint.rules.registry import BUILTIN, RuleSet
 
 if TYPE_CHECKING:
@@ -260,7 +259,9 @@ class Configs:
         for candidate in candidates:
             path = Path(candidate)
             if path not in self._by_file:
-                loaded = load(path, required=path.name != "pyproject.toml")
+                # found in the repo, so the repo's: a link out of it is refused, not read
+                inside = _repository_around(os.path.dirname(os.path.abspath(candidate)))
+                loaded = load(path, required=path.name != "pyproject.toml", inside=inside)
                 if loaded.path is None:
                     continue  # a pyproject.toml without [tool.vllm-lint]
                 self._by_file[path] = _checked(self._adjusted(loaded))
@@ -308,9 +309,10 @@ def _checked(config: Config) -> Config:
 # -- reading one file ---------------------------------------------------------------------------
 
 
-def load(path: Path, required: bool = True) -> Config:
-    """Read one configuration file; pyproject.toml without a [tool.vllm-lint] table is skipped."""
-    raw = _read_bytes(path)
+def load(path: Path, required: bool = True, inside: Path | None = None) -> Config:
+    """Read one configuration file; pyproject.toml without a [tool.vllm-lint] table is skipped.
+    With `inside`, a file whose real location is outside that folder is an error."""
+    raw = _read_bytes(path, inside)
     data = _read(path, raw)
     if data is None:
         if required:
@@ -368,13 +370,25 @@ def _project_of(config: Path) -> Path:
 MAX_CONFIG_BYTES = 1 << 20
 
 
-def _read_bytes(path: Path) -> bytes:
+def _repository_around(folder: str) -> Path:
+    """The repository a folder belongs to by its spelling (links not resolved): the nearest
+    folder at or above it holding `.git`, else the folder itself."""
+    current = folder
+    while not os.path.exists(os.path.join(current, ".git")):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return Path(folder)
+        current = parent
+    return Path(current)
+
+
+def _read_bytes(path: Path, inside: Path | None = None) -> bytes:
     """A configuration may come with the repo: read like a linted file (a regular file,
-    never blocking), capped."""
+    never blocking, inside `inside`), capped."""
     from vllm_lint.files.reader import read_bytes
 
     try:
-        raw = read_bytes(path, MAX_CONFIG_BYTES + 1)
+        raw = read_bytes(path, MAX_CONFIG_BYTES + 1, inside)
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if len(raw) > MAX_CONFIG_BYTES:
@@ -423,7 +437,8 @@ def _toml_table(path: Path, raw: bytes) -> dict[str, Any] | None:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-    table = document.get("tool", {}).get("vllm-lint")
+    tool = document.get("tool")  # any type: `tool = 1` configures nothing here
+    table = tool.get("vllm-lint") if isinstance(tool, dict) else None
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
     return table
@@ -431,7 +446,8 @@ def _toml_table(path: Path, raw: bytes) -> dict[str, Any] | None:
 
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    return json.loads((schemas_dir() / "config.schema.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = shipped_json("config.schema.json")
+    return data
 
 
 @lru_cache(maxsize=1)

@@ -5,13 +5,12 @@ launch) and the release gate (a tag that names the release), so both read one ta
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from typing import NamedTuple
 
 from vllm_lint.model import Token
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 
 
 class ServerImage(NamedTuple):
@@ -23,8 +22,7 @@ class ServerImage(NamedTuple):
 
 @lru_cache(maxsize=1)
 def server_images() -> tuple[ServerImage, ...]:
-    with (schemas_dir() / "server-images.json").open(encoding="utf-8") as handle:
-        entries = json.load(handle)["images"]
+    entries = shipped_json("server-images.json")["images"]
     return tuple(
         ServerImage(e["id"], re.compile(e["pattern"]), e["args"], e["release_from_tag"])
         for e in entries

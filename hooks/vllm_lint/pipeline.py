@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from vllm_lint.files import reader, sniff
+from vllm_lint.files.collect import LinkOut
 from vllm_lint.model import FileResult, Finding, Invocation, Problem, Span, Token, input_problem
 from vllm_lint.options import Options
 
@@ -37,7 +38,11 @@ def lint_paths(paths: Iterable[str], options: Options) -> Results:
     for path in paths:
         if options.config_for(path).excludes(path):
             continue
-        result = lint_file(path, options)
+        if isinstance(path, LinkOut):
+            what = "a folder linked to outside the linted folder; not walked"
+            result = _input_problem(str(path), "VL921", what)
+        else:
+            result = lint_file(path, options)
         results.files_checked += 1
         if not options.keep_invocations and not result.standalone_config:
             dropped += len(result.invocations)

@@ -8,7 +8,8 @@ comment, no configuration file governs it or the working folder, and the only op
 `-q` / `--fail-on LEVEL`. Anything else — another option, a folder, stdin, a configuration,
 a file worth parsing, an error of any kind — returns None and the full program runs, so this
 path can only be slower to decline, never different (tests/test_quick.py compares the two on
-every real file of the test corpus). It imports nothing beyond `os`, `stat` and the prefilter.
+every real file of the test corpus). It imports nothing beyond `os`, `stat`, the prefilter
+and the capped reader (files/reader.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from vllm_lint.exits import EXIT_CLEAN, FAIL_LEVELS
-from vllm_lint.files import layout, sniff
+from vllm_lint.files import layout, reader, sniff
 
 _QUIET = ("-q", "--quiet")
 _FAIL_ON = "--fail-on"
@@ -92,10 +93,9 @@ def _configured(folder: str, known: dict[str, bool]) -> bool:
 
 
 def _governs(candidate: str) -> bool:
-    if os.path.basename(candidate) != "pyproject.toml":
-        return True
-    with open(candidate, "rb") as file:
-        return _has_table_or_fails(file.read())
+    if os.path.basename(candidate) != "pyproject.toml" or os.path.islink(candidate):
+        return True  # a link may lead out of the repo: the program decides (and refuses it)
+    return _has_table_or_fails(reader.read_bytes(candidate, layout.DEFAULT_MAX_BYTES))
 
 
 def _has_table_or_fails(pyproject: bytes) -> bool:
@@ -124,8 +124,7 @@ def _nothing_to_lint(path: str) -> bool:
     kind = sniff.kind_of(path)
     if kind is sniff.Kind.SKIP:
         return True  # never read, only counted
-    with open(path, "rb") as file:
-        data = file.read(layout.DEFAULT_MAX_BYTES + 1)
+    data = reader.read_bytes(path, layout.DEFAULT_MAX_BYTES + 1)
     if len(data) > layout.DEFAULT_MAX_BYTES or b"vllm-lint" in data:
         return False
     if b"\0" in data[:4] or data.startswith(_UTF16_BOMS):  # UTF-16/32: decoded first

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from vllm_lint.images import literal_image, server_image_of
 from vllm_lint.model import Invocation, ReleaseChoice, ReleaseEvidence, Token
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 
 if TYPE_CHECKING:
     from vllm_lint.options import Options
@@ -81,8 +81,7 @@ def minor_of(release: str) -> str:
 @lru_cache(maxsize=1)
 def catalog_index() -> Mapping[str, Any]:
     """schemas/flags/index.json: the catalogued releases in order, with their files."""
-    with (schemas_dir() / "flags" / "index.json").open(encoding="utf-8") as handle:
-        data: dict[str, Any] = json.load(handle)
+    data: dict[str, Any] = shipped_json("flags", "index.json")
     return data
 
 
@@ -446,28 +445,40 @@ def _toml(text: str) -> dict[str, Any] | None:
     return data
 
 
+def _table(value: Any, *keys: str) -> dict[str, Any]:
+    """`value[key][key]…` when every step is a table, else an empty one: a repo's TOML or JSON
+    may hold any type where a table is expected (`tool = 1`), and that is no pin, not an error."""
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    """The strings of a list (anything else holds none)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
 def _pyproject_pins(text: str) -> list[tuple[str, int]]:
     data = _toml(text)
     if data is None:
         return []
-    strings: list[str] = []
-    project = data.get("project", {})
-    strings += [d for d in project.get("dependencies", []) if isinstance(d, str)]
-    for group in (project.get("optional-dependencies", {}) or {}).values():
-        strings += [d for d in group if isinstance(d, str)]
-    for group in (data.get("dependency-groups", {}) or {}).values():
-        strings += [d for d in group if isinstance(d, str)]
+    project = _table(data, "project")
+    strings = _strings(project.get("dependencies"))
+    for group in _table(project, "optional-dependencies").values():
+        strings += _strings(group)
+    for group in _table(data, "dependency-groups").values():
+        strings += _strings(group)
     found = []
     for requirement in strings[:_MAX_PINS]:  # each is looked for in the text: a few suffice
         version = exact_pin(requirement)
         if version is not None:
             found.append((version, _line_of(text, requirement.split(";")[0].strip())))
-    poetry = data.get("tool", {}).get("poetry", {})
-    tables = [poetry.get("dependencies", {})] + [
-        g.get("dependencies", {}) for g in (poetry.get("group", {}) or {}).values()
+    poetry = _table(data, "tool", "poetry")
+    tables = [_table(poetry, "dependencies")] + [
+        _table(group, "dependencies") for group in _table(poetry, "group").values()
     ]
     for table in tables:
-        spec = table.get("vllm") if isinstance(table, dict) else None
+        spec = table.get("vllm")
         if isinstance(spec, dict):
             spec = spec.get("version")
         if isinstance(spec, str) and re.fullmatch(r"(?:==?)?\s*v?\d+\.\d+\.\d+\S*", spec):
@@ -481,7 +492,8 @@ def _lock_pins(text: str) -> list[tuple[str, int]]:
     if data is None:
         return []
     found = []
-    for package in data.get("package", []) or data.get("packages", []):
+    packages = data.get("package") or data.get("packages")
+    for package in packages if isinstance(packages, list) else []:
         if isinstance(package, dict) and str(package.get("name", "")).lower() == "vllm":
             version = package.get("version")
             if isinstance(version, str):
@@ -491,7 +503,6 @@ def _lock_pins(text: str) -> list[tuple[str, int]]:
 
 def _pipfile_pins(text: str) -> list[tuple[str, int]]:
     """Pipfile.lock (JSON): `"vllm": {"version": "==0.8.5", …}` in `default` or `develop`."""
-    import json
 
     try:
         data = json.loads(text)
@@ -499,7 +510,7 @@ def _pipfile_pins(text: str) -> list[tuple[str, int]]:
         return []
     found = []
     for section in ("default", "develop"):
-        entry = data.get(section, {}).get("vllm") if isinstance(data, dict) else None
+        entry = _table(data, section).get("vllm")
         version = entry.get("version") if isinstance(entry, dict) else None
         if isinstance(version, str) and version.startswith("=="):
             found.append((version[2:].strip(), _line_of(text, '"vllm"')))

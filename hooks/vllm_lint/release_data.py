@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import read_shipped, schemas_dir
 
 
 @cache
@@ -32,7 +32,7 @@ def load_in(
 ) -> dict[str, Any] | None:
     """The whole document of `release` in `folder` (tools read the folder they write)."""
     try:
-        text = (folder / f"{release}.json").read_text(encoding="utf-8")
+        text = read_shipped(folder / f"{release}.json")
     except OSError:
         return None
     data: dict[str, Any] = json.loads(text)

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from vllm_lint.release import catalog_index, full_key, known_releases, minor_of
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import read_shipped, schemas_dir
 
 __all__ = ["Catalog", "FlagSpec", "catalog_for", "known_releases"]
 
@@ -231,8 +231,7 @@ def _flags_dir() -> Path:
 
 @cache
 def _load_file(name: str) -> Mapping[str, Any]:
-    with (_flags_dir() / name).open(encoding="utf-8") as fh:
-        data: dict[str, Any] = json.load(fh)
+    data: dict[str, Any] = json.loads(read_shipped(_flags_dir() / name))
     return data
 
 

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from vllm_lint import release as versions
 from vllm_lint.argv import catalog
 from vllm_lint.argv.catalog import Catalog
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import read_shipped, schemas_dir
 
 
 def describe(flag: str, release: str) -> str:
@@ -71,8 +71,7 @@ class Removal(NamedTuple):
 @cache
 def _table() -> Mapping[str, Removal]:
     path = schemas_dir() / "renamed-flags.json"
-    with path.open(encoding="utf-8") as fh:
-        rows: dict[str, Any] = json.load(fh)["flags"]
+    rows: dict[str, Any] = json.loads(read_shipped(path))["flags"]
     return {
         flag: Removal(
             flag,

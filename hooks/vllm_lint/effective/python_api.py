@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from vllm_lint.argv.catalog import Catalog
 from vllm_lint.model import Problem, ReleaseChoice, Token, problem
 from vllm_lint.release import catalog_release, full_key
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 
 
 class PythonApi(NamedTuple):
@@ -48,8 +48,7 @@ class PythonApi(NamedTuple):
 
 @cache
 def _data() -> dict[str, Any]:
-    with (schemas_dir() / "python-api.json").open(encoding="utf-8") as handle:
-        data: dict[str, Any] = json.load(handle)
+    data: dict[str, Any] = shipped_json("python-api.json")
     return data
 
 

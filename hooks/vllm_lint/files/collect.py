@@ -7,10 +7,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from vllm_lint.files.layout import SKIPPED_FOLDERS
+from vllm_lint.files.reader import leads_out
 from vllm_lint.files.sniff import Kind, kind_of
 
 # Folders a plain walk never enters (a git walk already leaves out what .gitignore does).
 _SKIP_DIRS = frozenset(SKIPPED_FOLDERS)
+
+
+class LinkOut(str):
+    """A folder argument spelt inside the root that a link leads out of it: not walked (nor
+    rewritten by `--fix`); the pipeline reports it (VL921)."""
 
 
 def expand(paths: Iterable[str], root: Path) -> Iterator[str]:
@@ -24,6 +30,9 @@ def expand(paths: Iterable[str], root: Path) -> Iterator[str]:
     seen: set[str] | None = set() if len(given_paths) > 1 else None
     for given in given_paths:
         if os.path.isdir(given):  # os.path, not Path: this runs for every file pre-commit passes
+            if leads_out(given, root):
+                yield LinkOut(_normal(given))
+                continue
             found = sorted(
                 (f for f in _tracked(Path(given), root) if kind_of(f) is not Kind.SKIP),
                 reverse=True,

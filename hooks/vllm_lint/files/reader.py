@@ -13,7 +13,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # no pathlib at run time: quick.py reads through here before anything loads
+    from pathlib import Path
 
 _FIRST_READ = 64 * 1024
 _MAX_LIMIT = 1 << 31  # os.read takes a C ssize_t; no linted file is this large
@@ -66,9 +69,22 @@ def read_text(path: str | os.PathLike[str], limit: int, inside: Path | None = No
 def is_inside(path: str | os.PathLike[str], folder: Path) -> bool:
     """Whether the real location of `path` (links resolved) is `folder` or below it."""
     try:
-        return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
+        real, base = os.path.realpath(path), os.path.realpath(folder)
     except (OSError, ValueError):
         return False
+    return real == base or real.startswith(base if base.endswith(os.sep) else base + os.sep)
+
+
+def spelt_inside(path: str | os.PathLike[str], folder: Path) -> bool:
+    """Whether `path`, as written (links not resolved), names `folder` or a place below it."""
+    spelt, base = os.path.abspath(path), os.path.abspath(folder)
+    return spelt == base or spelt.startswith(base if base.endswith(os.sep) else base + os.sep)
+
+
+def leads_out(path: str | os.PathLike[str], folder: Path) -> bool:
+    """Whether `path` is spelt inside `folder` but really lies outside it: a link (the path's
+    own, or a folder's on the way) the repo planted to leave it."""
+    return spelt_inside(path, folder) and not is_inside(path, folder)
 
 
 def lines_of(text: str) -> list[str]:

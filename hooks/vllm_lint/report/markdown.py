@@ -124,8 +124,9 @@ def append_summary(
     from vllm_lint.report.gate import gated
 
     safe, view = gated(findings, context, MEDIUM)  # the one way out, as REPORTERS' formats
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(render(safe, view, annotations))
+    from vllm_lint.files.writer import write_output
+
+    write_output(context.root, path, render(safe, view, annotations), append=True)
 
 
 def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> None:

@@ -179,7 +179,11 @@ def report(findings: Sequence[Finding], out: TextIO, context: ReportContext) -> 
 
 
 def write_file(path: str, findings: Sequence[Finding], context: ReportContext) -> None:
+    import io
+
+    from vllm_lint.files.writer import write_output
     from vllm_lint.report import REPORTERS
 
-    with open(path, "w", encoding="utf-8") as handle:
-        REPORTERS["sarif"](findings, handle, context)  # through the gate, as on stdout
+    handle = io.StringIO()
+    REPORTERS["sarif"](findings, handle, context)  # through the gate, as on stdout
+    write_output(context.root, path, handle.getvalue())  # through no link the repo planted

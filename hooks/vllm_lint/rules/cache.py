@@ -25,6 +25,7 @@ from vllm_lint import __version__
 
 # (path, size, mtime_ns) of each rule file, in the order the files are read
 Listing = list[list[Any]]
+_MAX_CACHE_BYTES = 64 << 20  # the 236 rule files parse to ~1 MB; a cut file is invalid JSON
 Parsed = list[list[Any]]  # [path, the file's JSON] per file, in listing order
 
 
@@ -77,8 +78,10 @@ def parsed_files(folder: Path, read: Callable[[Path], Any]) -> Parsed:
 
 
 def _load(target: Path, current: Listing) -> Parsed | None:
-    try:
-        data = json.loads(target.read_bytes())
+    from vllm_lint.files.reader import read_bytes
+
+    try:  # the user's folder, yet read as any file: a regular file, capped, never blocking
+        data = json.loads(read_bytes(target, _MAX_CACHE_BYTES))
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("listing") != current:

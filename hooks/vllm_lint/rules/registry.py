@@ -17,7 +17,7 @@ from typing import Any
 from vllm_lint import __version__
 from vllm_lint import release as versions
 from vllm_lint.model import Severity
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import read_shipped, schemas_dir, shipped_json
 
 # The rule reference of the installed release (tagged v<version>), so that a finding's link
 # describes the rule as this build judges it.
@@ -199,7 +199,8 @@ def _is_https(url: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _meta_schema() -> dict[str, Any]:
-    return json.loads((schemas_dir() / "rule-pack.schema.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = shipped_json("rule-pack.schema.json")
+    return data
 
 
 @cache
@@ -216,8 +217,7 @@ def builtin_rules() -> tuple[Rule, ...]:
 
 
 def _read_json(path: Path) -> Any:
-    with path.open(encoding="utf-8") as handle:
-        return json.load(handle)
+    return json.loads(read_shipped(path))
 
 
 def _overlap(a: Rule, b: Rule) -> bool:

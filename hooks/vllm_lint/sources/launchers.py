@@ -21,14 +21,13 @@ Nothing here decides what the wrapped command is: `unwrap` only says where it st
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from vllm_lint.model import Token
-from vllm_lint.resources import schemas_dir
+from vllm_lint.resources import shipped_json
 
 # -c, -lc, -ec …: letters only, one of them `c` (`-[a-z]*c[a-z]*` backtracked quadratically)
 _SHELL_C = re.compile(r"-(?=[a-z]*c)[a-z]+")
@@ -110,8 +109,7 @@ def _launcher(entry: Mapping[str, Any], base: Mapping[str, Any] | None) -> Launc
 @lru_cache(maxsize=1)
 def table() -> Mapping[str, tuple[Launcher, ...]]:
     """Launchers by program word, those with the longest subcommand first."""
-    with (schemas_dir() / "launchers.json").open(encoding="utf-8") as handle:
-        entries = json.load(handle)["launchers"]
+    entries = shipped_json("launchers.json")["launchers"]
     by_id = {e["id"]: e for e in entries}
     by_word: dict[str, list[Launcher]] = {}
     for entry in entries:

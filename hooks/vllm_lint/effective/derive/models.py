@@ -32,11 +32,10 @@ def model_facts(name: str) -> dict[str, Any] | None:
 @cache
 def _facts_by_repo_id() -> dict[str, dict[str, Any]]:
     """schemas/models.json by lower-cased repo id, read on the first launch that names a model."""
-    import json
 
-    from vllm_lint.resources import schemas_dir
+    from vllm_lint.resources import shipped_json
 
-    data = json.loads((schemas_dir() / "models.json").read_text(encoding="utf-8"))
+    data = shipped_json("models.json")
     return {rid.lower(): m for m in data["models"] for rid in m["repo_ids"]}
 
 
