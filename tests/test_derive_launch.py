@@ -76,11 +76,11 @@ def test_local_size_and_rank_follow_create_engine_config() -> None:
     assert derived("m -dp 4 -dpl 1 --data-parallel-hybrid-lb", "0.33.0")["dp_external_lb"] is True
     # nnodes: the local size is inferred from the world size (0.11.2+)
     assert derived("m -dp 4 --nnodes 2 --node-rank 1", "0.33.0")["dp_size_local"] == 2
-    # 0.31+ infers an external rank from --node-rank only when it is unique
-    assert derived("m -dp 4 --data-parallel-external-lb --nnodes 2", "0.33.0")["dp_rank_ambiguous"]
-    assert "dp_rank_ambiguous" not in derived(
-        "m -dp 4 --data-parallel-external-lb --nnodes 2", "0.30.0"
-    )
+    # 0.31+ infers an external rank from --node-rank only when it is unique (VL222 refuses
+    # the rest); 0.30 infers it always
+    assert "dp_rank" not in derived("m -dp 4 --data-parallel-external-lb --nnodes 2", "0.33.0")
+    assert derived("m -dp 2 --data-parallel-external-lb --nnodes 2", "0.33.0")["dp_rank"] == 0
+    assert derived("m -dp 4 --data-parallel-external-lb --nnodes 2", "0.30.0")["dp_rank"] == 0
 
 
 def test_world_size_counts_pcp_from_0_30() -> None:

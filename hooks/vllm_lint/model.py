@@ -156,6 +156,9 @@ class Problem(NamedTuple):
     values: tuple[tuple[str, Any], ...] = ()
     autofix: Autofix | None = None  # made where the problem is found (the argv grammar)
     unfixable: str = ""  # why there is no autofix, where one was looked for
+    # The vLLM check a generic (mined) problem stands for, `field:Class.field` or
+    # `registry:name`: a rule that cites the same site reports it instead (rules/findings.py)
+    site: str = ""
 
 
 def problem(
@@ -163,10 +166,12 @@ def problem(
     span: Span,
     release: ReleaseChoice | None = None,
     autofix: Autofix | None = None,
+    *,
+    site: str = "",
     **values: Any,
 ) -> Problem:
     """A problem whose message fields are given as keywords."""
-    return Problem(rule, span, release, tuple(values.items()), autofix)
+    return Problem(rule, span, release, tuple(values.items()), autofix, site=site)
 
 
 def input_problem(path: str, rule: str, what: str, line: int = 1, col: int = 1) -> Problem:
@@ -190,6 +195,12 @@ class Finding(NamedTuple):
     release: ReleaseChoice | None = None
     help_uri: str = ""
     autofix: Autofix | None = None  # located in the file's text (`fixer.vet`), or None
+    # The vLLM raise sites the finding stands for in its release (`vllm/x.py:N`, or a mined
+    # constraint `field:Class.field`), and whether a generic check made it (a mined
+    # constraint) rather than a rule written for the site: one site, one finding
+    # (rules/findings.py, `one_per_site`). Not shown; reporters never see it (report/gate.py).
+    sites: tuple[str, ...] = ()
+    generic: bool = False
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.span.path, self.span.line, self.span.col, self.rule)

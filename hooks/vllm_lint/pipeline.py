@@ -280,16 +280,17 @@ def settings_of(invocation: Invocation, options: Options) -> tuple[Settings, lis
 def _judged(
     invocation: Invocation, options: Options, config: ConfigFile
 ) -> tuple[Settings, list[Finding]]:
-    """The settings of one launch and its findings: the flag problems, then the rules."""
+    """The settings of one launch and its findings: the flag problems, then the rules, one
+    finding per vLLM raise site (rules/findings.py)."""
     from vllm_lint.effective.build import settings_for
     from vllm_lint.rules.evaluate import evaluate
-    from vllm_lint.rules.findings import from_problems
+    from vllm_lint.rules.findings import from_problems, one_per_site
 
     settings, problems = settings_for(invocation, options, config)
     findings = from_problems(problems)
     if settings.judged:
         findings += evaluate(settings, options.config_for(invocation.path).rules)
-    return settings, findings
+    return settings, one_per_site(findings)
 
 
 def check_command_line(

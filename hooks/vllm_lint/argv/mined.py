@@ -63,6 +63,11 @@ class _Where:
         self.inside = inside  # a key inside a JSON flag (else the flag's own value)
 
     @property
+    def site(self) -> str:
+        """The pydantic check that refuses the value, as rules name it in `preempts`."""
+        return f"field:{self.owner}"
+
+    @property
     def named(self) -> str:
         """The value as the grammar names it: `--max-loras`, `--compilation-config.mode`."""
         return f"{self.flag}.{self.key}" if self.inside else self.flag
@@ -129,10 +134,28 @@ def _registered(settings: Settings, registries: Mapping[str, Any], out: list[Pro
             close = difflib.get_close_matches(name, known["names"], n=1, cutoff=0.8)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             out.append(
-                problem("VL024", span, settings.release, value=name, choices=choices, hint=hint)
+                problem(
+                    "VL024",
+                    span,
+                    settings.release,
+                    site=f"registry:{registry}",
+                    value=name,
+                    choices=choices,
+                    hint=hint,
+                )
             )
             continue
-        out.append(problem("VL005", span, settings.release, flag=flag, value=name, choices=choices))
+        out.append(
+            problem(
+                "VL005",
+                span,
+                settings.release,
+                site=f"registry:{registry}",
+                flag=flag,
+                value=name,
+                choices=choices,
+            )
+        )
 
 
 _FlagIndex = tuple[
@@ -306,7 +329,8 @@ class _Judge:
         for key in value:
             rec = fields.get(key)
             if rec is None or rec.get("init") is False:
-                inner = _Where(spec.name, f"{where.path}.{key}", f"{where.key}.{key}", cls_name)
+                owner = f"{cls_name}.{key}"
+                inner = _Where(spec.name, f"{where.path}.{key}", f"{where.key}.{key}", owner)
                 self._unknown(spec, inner, extra, sorted(fields))
 
     def _literal(self, rec: Mapping[str, Any], value: Any, where: _Where) -> None:
@@ -362,7 +386,15 @@ class _Judge:
         rule = "VL006" if extra == "forbid" else "VL012"
         span = self._span(where.path)
         self.out.append(
-            problem(rule, span, self.settings.release, flag=spec.name, key=where.key, hint=hint)
+            problem(
+                rule,
+                span,
+                self.settings.release,
+                site=where.site,
+                flag=spec.name,
+                key=where.key,
+                hint=hint,
+            )
         )
 
     def _choice(self, where: _Where, value: Any, choices: str) -> None:
@@ -372,6 +404,7 @@ class _Judge:
                 "VL005",
                 self._span(where.path),
                 self.settings.release,
+                site=where.site,
                 flag=where.named,
                 value=value,
                 choices=choices,
@@ -385,6 +418,7 @@ class _Judge:
                 "VL014",
                 self._span(where.path),
                 self.settings.release,
+                site=where.site,
                 what=where.flag if not where.inside else f"{where.flag} {where.key}",
                 key=where.key,
                 value=shown,

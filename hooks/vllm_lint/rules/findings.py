@@ -2,7 +2,9 @@
 
 A violated schema rule becomes a finding with its message filled from the settings; a
 `Problem` (met by a reader, the argv grammar or the suppressions, under a built-in rule id)
-becomes one with the rule's message filled from the problem's values.
+becomes one with the rule's message filled from the problem's values. Each finding carries
+the vLLM raise sites it stands for, and a launch reports one finding per site
+(`one_per_site`): the precedence of the three kinds of check.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 from collections.abc import Iterable
 
 from vllm_lint.effective.settings import Settings
-from vllm_lint.model import Finding, Problem, Related, ReleaseChoice, Severity
+from vllm_lint.model import Finding, Problem, Related, ReleaseChoice, Severity, Span
 from vllm_lint.rules.registry import Rule, builtin
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
@@ -64,6 +66,7 @@ def violation(rule: Rule, settings: Settings) -> Finding | None:
         related=tuple(related),
         release=settings.release,
         help_uri=rule.help_uri,
+        sites=rule.sites_for(settings.release.version),
     )
 
 
@@ -86,6 +89,8 @@ def from_problem(problem: Problem) -> Finding:
         release=release,
         help_uri=rule.help_uri,
         autofix=problem.autofix,
+        sites=(problem.site,) if problem.site else (),
+        generic=bool(problem.site),
     )
 
 
@@ -100,3 +105,28 @@ def _severity(rule: Rule, release: ReleaseChoice | None, per_release: bool) -> S
 
 def from_problems(problems: Iterable[Problem]) -> list[Finding]:
     return [from_problem(p) for p in problems]
+
+
+def one_per_site(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings of one launch, one per vLLM raise site and place.
+
+    vLLM refuses a launch at one site per check; the linter may describe that check twice:
+    a rule written for the site, and the generic check of a mined constraint (VL005, VL006,
+    VL012, VL014, VL024) whose constraint the rule names in `preempts` (vLLM raises at the
+    rule's site first). On one span, a
+    finding that shares a site with one kept there is dropped; the specific one
+    (a rule's, citing vLLM's file:line and quoting its error) is kept before a generic one,
+    then the lower rule id. Findings with no known site, or distinct sites (two vLLM checks
+    on one flag), are each kept.
+    """
+    findings = list(findings)
+    ranked = sorted((f for f in findings if f.sites), key=lambda f: (f.generic, f.rule))
+    claimed: set[tuple[Span, str]] = set()
+    dropped: set[int] = set()
+    for finding in ranked:  # specific first
+        keys = {(finding.span, site) for site in finding.sites}
+        if claimed.isdisjoint(keys):
+            claimed |= keys
+        else:
+            dropped.add(id(finding))
+    return [f for f in findings if id(f) not in dropped]

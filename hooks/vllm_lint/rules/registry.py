@@ -9,6 +9,7 @@ too so that listing, explaining and documenting treat every rule alike.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -23,6 +24,7 @@ from vllm_lint.resources import read_shipped, schemas_dir, shipped_json
 # describes the rule as this build judges it.
 DOCS_URL = f"https://github.com/vllm-lint/vllm-lint/blob/v{__version__}/docs/rules.md"
 _key = cache(versions.key)  # the same few releases and bounds, parsed once
+_SITE = re.compile(r"vllm/[\w/.]+\.py:\d+")  # a rule's `source`: where vLLM raises
 
 
 class RuleFileError(Exception):
@@ -48,7 +50,11 @@ class Rule:
         self.rejects: Mapping[str, Any] | None = entry.get("rejects")
         # text, or {first release: text} as it changed
         self.vllm_error: str | Mapping[str, str] = entry.get("vllm_error", "")
-        self.source: str = entry.get("source", "")
+        # text, or {first release: "vllm/x.py:N"} as the line moved
+        self.source: str | Mapping[str, str] = entry.get("source", "")
+        # the mined constraints (`Class.field`) vLLM never reaches for what this rule refuses,
+        # because the rule's own check raises first: the same refusal (rules/findings.py)
+        self.preempts: tuple[str, ...] = tuple(entry.get("preempts", ()))
         self.assumes: str = entry.get("assumes", "")
         self.examples: Mapping[str, Any] = entry.get("examples", {})
         self.origin = origin  # the file the rule was read from
@@ -72,6 +78,18 @@ class Rule:
         if not applicable:
             return ""
         return self.vllm_error[max(applicable, key=versions.key)]
+
+    def sites_for(self, release: str) -> tuple[str, ...]:
+        """The vLLM raise sites the rule stands for in a release: the `file:line` its `source`
+        cites for it (the words after it, such as the caller, left out), and the mined
+        constraints it preempts (`field:Class.field`)."""
+        cited = self.source
+        if not isinstance(cited, str):
+            applicable = [r for r in cited if _key(r) <= _key(release)]
+            cited = cited[max(applicable, key=_key)] if applicable else ""
+        found = _SITE.match(cited)
+        own = (found.group(0),) if found else ()
+        return own + tuple(f"field:{name}" for name in self.preempts)
 
     @cached_property
     def span_paths(self) -> frozenset[str]:

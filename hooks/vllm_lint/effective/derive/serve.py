@@ -130,7 +130,6 @@ def derive_dp_launch(settings: Settings, release: Release, put: Put) -> None:
     tp = int_value(settings, "tensor_parallel_size") or 1
     pp = int_value(settings, "pipeline_parallel_size") or 1
     pcp = int_value(settings, "prefill_context_parallel_size") or 1
-    node_sources = ("nnodes", "node_rank", "data_parallel_size")
     inferred = 0
     if release >= (0, 11, 2) and nnodes > 1:
         within_dp = pp * tp * (pcp if release >= (0, 30, 0) else 1)  # pcp counts from 0.30
@@ -143,9 +142,7 @@ def derive_dp_launch(settings: Settings, release: Release, put: Put) -> None:
         if dp > 1 and external_flag:
             if release >= (0, 31, 0):  # 0.31 infers a missing rank only, and only when unique
                 if rank is None:
-                    ambiguous = nnodes % dp != 0
-                    put("dp_rank_ambiguous", ambiguous, *node_sources)
-                    if ambiguous:
+                    if nnodes % dp:  # vLLM refuses (VL222, a schema `compare`)
                         return
                     rank = inferred
             else:
