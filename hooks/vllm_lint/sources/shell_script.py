@@ -12,8 +12,10 @@ from pathlib import Path
 
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, ReleaseChoice
+from vllm_lint.read.gpus import escapes_directives
 from vllm_lint.read.shell import Sourcer
 from vllm_lint.release import pip_pin
+from vllm_lint.sources import hardware
 from vllm_lint.sources.document import Document, read_inside
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
@@ -25,10 +27,14 @@ def find(doc: Document) -> Iterator[Invocation]:
     if pinned is not None:
         line = text.count("\n", 0, text.find("vllm=")) + 1 if "vllm=" in text else 1
         pinned = ReleaseChoice(pinned.version, f"{pinned.reason} (line {line})")
+    positions = FilePositions(path, text)
     context = ScriptContext(source=sourcer(path, doc.root))
-    for launch in launches_in(text, FilePositions(path, text), context):
+    directives = hardware.of_directives(text, positions)  # `#SBATCH --gres=gpu:4`
+    for launch in launches_in(text, positions, context):
         where = launch.via or "script"
         line = launch.anchor.line
+        if directives and not escapes_directives(launch.via):
+            launch = launch._replace(gpus=hardware.merged(directives, launch.gpus))
         yield invocation(path, launch, f"{where} line {line}", base, hint=pinned)
 
 
