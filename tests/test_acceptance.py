@@ -42,6 +42,7 @@ def test_v028_rejects_the_pair_with_028s_reason(repo: Path) -> None:
     assert finding["release"] == {
         "version": "0.28.0",
         "reason": "image tag vllm/vllm-openai:v0.28.0",
+        "guessed": False,
     }
     assert {r["line"] for r in finding["related"]} | {finding["line"]} == FLAG_LINES
 

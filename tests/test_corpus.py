@@ -313,8 +313,24 @@ def _justification(finding: dict[str, Any]) -> str | None:
     return None
 
 
+def _refused(finding: dict[str, Any]) -> bool:
+    """An error, or one judged on a guessed release (reported as a warning: the release that
+    runs may accept it) by a rule whose severity is error."""
+    if finding["severity"] == "error":
+        return True
+    release = finding["release"] or {}
+    return bool(release.get("guessed")) and _rule_severity(finding["rule"]) == "error"
+
+
+@cache
+def _rule_severity(rule_id: str) -> str:
+    from vllm_lint.rules.registry import builtin_rules
+
+    return next(r.severity.label for r in builtin_rules() if r.id == rule_id)
+
+
 def test_no_error_in_the_corpus_without_a_justification() -> None:
-    errors = [f for f in corpus_findings() if f["severity"] == "error"]
+    errors = [f for f in corpus_findings() if _refused(f)]
     unexplained = [
         f"{f['path']}:{f['line']}:{f['col']} {f['rule']} {_written(f)!r}"
         for f in errors
@@ -357,7 +373,7 @@ def _bare(text: str) -> str:
 
 def test_no_warning_in_the_corpus_without_a_justification() -> None:
     """Warnings fail a pre-commit run by default: none may come from reading a file wrong."""
-    found = [f for f in corpus_findings() if f["severity"] == "warning"]
+    found = [f for f in corpus_findings() if f["severity"] == "warning" and not _refused(f)]
     misread = []
     for f in found:
         if f["rule"] in IGNORED_BY_VLLM and (f["path"], f["line"]) not in SET_BY_AN_OPERATOR:

@@ -85,6 +85,17 @@ class Mount(NamedTuple):
     key: str = ""
 
 
+class GpuGrant(NamedTuple):
+    """What the carrier of a launch says of the GPUs its node gives it (schemas/hardware.json):
+    `number` GPUs at most (None: stated but not countable, `--gpus all`), of `vendor`
+    ("nvidia", "amd"), written at `span` as `how` (`nvidia.com/gpu limit`, `#SBATCH --gres`)."""
+
+    number: int | None
+    span: Span
+    how: str
+    vendor: str = "nvidia"
+
+
 class Invocation(NamedTuple):
     """One launch of the vLLM server found in a file.
 
@@ -113,6 +124,9 @@ class Invocation(NamedTuple):
     # `vllm.engine.arg_utils.AsyncEngineArgs`, `lmcache_vllm.vllm.LLM`); the argv then
     # stands for its keyword arguments, judged as that class of the release takes them.
     api: str | None = None
+    # the GPUs the carrier grants the launch's node or container (a pod's limits, `docker run
+    # --gpus`, `#SBATCH --gres`): evidence only, each an upper bound of what vLLM will count
+    gpus: tuple[GpuGrant, ...] = ()
 
 
 class Edit(NamedTuple):

@@ -67,6 +67,11 @@ def settings_for(
         settings.set(f"env.{name}", token.text, token.span)
         if token.opaque:
             settings.opaque.add(f"env.{name}")
+    for k, grant in enumerate(invocation.gpus):  # what the carrier says of the node's GPUs
+        record = {"count": grant.number, "how": grant.how, "vendor": grant.vendor}
+        settings.document.setdefault("gpus", []).append(record)
+        settings.spans[f"gpus.{k}"] = grant.span
+        settings.labels[f"gpus.{k}"] = f"the {grant.how}"
     if invocation.env:
         from vllm_lint.effective import environ
 

@@ -43,4 +43,5 @@ def remapped(found: Iterable[Invocation], remap: Remap) -> Iterator[Invocation]:
             env={name: tok(t) for name, t in inv.env.items()},
             image=tok(inv.image) if inv.image is not None else None,
             anchor=remap(inv.anchor) if inv.anchor is not None else None,
+            gpus=tuple(g._replace(span=remap(g.span)) for g in inv.gpus),
         )

@@ -3,7 +3,7 @@
 For each launch: where it is written (`path:line:col`) and by what (a container, a script
 line, a values entry…), the release it was checked against and why, the words that were not
 literal (never judged), the flags as vLLM would normalize them with the line each came from,
-and the environment the server gets.
+the environment the server gets, and the GPUs its carrier grants (`gpus:`).
 """
 
 from __future__ import annotations
@@ -77,6 +77,13 @@ def _one(invocation: Invocation, settings: Settings, stream: TextIO) -> None:
         token = invocation.env[name]
         value = "<not literal>" if token.opaque else _cut(json.dumps(token.text), _MAX_VALUE)
         out.write(f"  env {name}={value}\n")
+    for grant in invocation.gpus:  # what the carrier says of the node's GPUs
+        count = "unknown" if grant.number is None else str(grant.number)
+        vendor = "" if grant.vendor == "nvidia" else f" {grant.vendor}"
+        out.write(f"  gpus: {count}{vendor} ({grant.how}, line {grant.span.line})\n")
+    world, gpus = settings.get("derived.world_size"), settings.get("derived.node_gpus")
+    if gpus is not None:
+        out.write(f"  world size {world} on a node with at most {gpus} GPU(s)\n")
 
 
 def _where(invocation: Invocation) -> tuple[int, int]:

@@ -34,7 +34,11 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
             for r in finding.related
         ],
         "release": (
-            {"version": finding.release.version, "reason": finding.release.reason}
+            {
+                "version": finding.release.version,
+                "reason": finding.release.reason,
+                "guessed": finding.release.guessed,
+            }
             if finding.release
             else None
         ),

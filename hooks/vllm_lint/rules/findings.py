@@ -98,8 +98,8 @@ def _severity(rule: Rule, release: ReleaseChoice | None, per_release: bool) -> S
     """An error judged on a guessed release (release.py: nothing names one this linter knows)
     is a warning when it holds for some releases only (`per_release`: a rule bounded to a
     range, or a flag check of the release's catalog): the release that runs may accept it."""
-    if rule.severity == "error" and per_release and release is not None and release.guessed:
-        return "warning"
+    if rule.severity is Severity.ERROR and per_release and release is not None and release.guessed:
+        return Severity.WARNING
     return rule.severity
 
 

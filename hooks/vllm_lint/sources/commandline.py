@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import Positions, align_scalar
 from vllm_lint.images import image_text, server_image_of
-from vllm_lint.model import Invocation, Mount, Token
+from vllm_lint.model import GpuGrant, Invocation, Mount, Token
 from vllm_lint.read.shell import ArrayValue, Lexer, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
 from vllm_lint.sources.programs import mentions_server
@@ -69,9 +69,14 @@ def invocations(
     entrypoint_given: bool,
     kube_vars: Mapping[str, str] | None = None,
     mounts: tuple[Mount, ...] = (),
+    gpus: tuple[GpuGrant, ...] = (),
 ) -> Iterator[Invocation]:
+    """The launches of a container's (or service's) words; `gpus`: what its carrier grants it
+    (its own `docker run --gpus`-style options inside the words come on top)."""
     for found in _invocations(yf, words, env, image, origin, entrypoint_given, kube_vars):
-        yield found._replace(mounts=mounts) if mounts else found
+        if mounts:
+            found = found._replace(mounts=mounts)
+        yield found._replace(gpus=(*gpus, *found.gpus)) if gpus else found
 
 
 def _invocations(

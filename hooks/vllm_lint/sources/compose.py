@@ -20,6 +20,7 @@ from vllm_lint.read.yaml import (
     text_of,
     token,
 )
+from vllm_lint.sources import hardware
 from vllm_lint.sources.commandline import Word, invocations
 from vllm_lint.sources.document import Document
 
@@ -92,6 +93,7 @@ def _service(yf: YamlFile, name: str, service: Any) -> Iterator[Invocation]:
         f"compose service {name}",
         entrypoint_given=entrypoint is not None,
         mounts=_bind_mounts(yf, get(service, "volumes")),
+        gpus=hardware.of_compose_service(yf, service),
     )
 
 

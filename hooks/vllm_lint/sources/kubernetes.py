@@ -18,6 +18,7 @@ from vllm_lint.read.yaml import (
     token,
     walk,
 )
+from vllm_lint.sources import hardware
 from vllm_lint.sources.commandline import Word, invocations, kube_substitute
 from vllm_lint.sources.document import Document
 
@@ -139,4 +140,5 @@ def _container(
         entrypoint_given=command is not None,
         kube_vars=kube_vars,
         mounts=mounts,
+        gpus=hardware.of_container(yf, container),
     )

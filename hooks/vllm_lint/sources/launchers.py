@@ -153,6 +153,7 @@ class Wrapped:
         "image",
         "kind",
         "launcher",
+        "options",
         "pin",
         "run_command",
         "start",
@@ -179,6 +180,8 @@ class Wrapped:
         self.run_command = False  # container: the words after the image are a command
         self.env: dict[str, Token] = {}
         self.pin: str | None = None  # `uvx vllm@0.9.1`: the release the program was pinned to
+        # every option given a value, as written (`--gpus`, `--gres`: read by sources/hardware.py)
+        self.options: list[tuple[str, Token]] = []
 
 
 _PACKAGE_PIN = re.compile(r"([A-Za-z0-9_.-]+?)(?:\[[^\]]*\])?(?:@|==)v?(\d+\.\d+\.\d+\S*)")
@@ -274,6 +277,7 @@ def unwrap(
         if launcher.command_flag and name == launcher.command_flag:
             run_command = True
         if value is not None:
+            found.options.append((name, value))
             if name in launcher.env_options:
                 env_name, env_token = _env_value(value)
                 found.env[env_name] = env_token

@@ -43,12 +43,13 @@ class ServerCall(NamedTuple):
 
 
 def skip_wrappers(
-    words: Sequence[Token],
+    words: Sequence[Token], seen: list[Wrapped] | None = None
 ) -> tuple[list[Token], int, dict[str, Token], Wrapped | None, str | None]:
     """Skip env prefixes and launchers that run an argv (`exec`, `srun -p gpu`, `env A=b`):
     (the words, the index of the command, the env set on the way, the launcher that takes over in
     another form (a string, an image, a Python script) or None, a version pin met on the way).
-    The words come back as the same list unless a launcher rewrote them."""
+    The words come back as the same list unless a launcher rewrote them; `seen` collects every
+    launcher on the way (its options: `srun --gres`, `docker run --gpus`)."""
     words = words if isinstance(words, list) else list(words)
     env: dict[str, Token] = {}
     pin: str | None = None
@@ -65,6 +66,8 @@ def skip_wrappers(
         wrapped = unwrap(words, i, launcher, looks_like_server_image)
         if wrapped is None:
             return words, len(words), env, None, pin
+        if seen is not None:
+            seen.append(wrapped)
         env.update(wrapped.env)
         pin = wrapped.pin or pin
         if wrapped.kind != "argv":

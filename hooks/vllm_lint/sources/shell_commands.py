@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import MappedPositions, Positions
 from vllm_lint.images import image_text, server_image_of
-from vllm_lint.model import Invocation, ReleaseEvidence, Span, Token
+from vllm_lint.model import GpuGrant, Invocation, ReleaseEvidence, Span, Token
 from vllm_lint.read.shell import (
     TEMPLATE_MARK,
     ArrayValue,
@@ -28,6 +28,7 @@ from vllm_lint.read.shell import (
     element_points,
 )
 from vllm_lint.release import image_evidence
+from vllm_lint.sources import hardware
 from vllm_lint.sources.launchers import Wrapped
 from vllm_lint.sources.programs import (
     find_server,
@@ -54,6 +55,7 @@ class Launch(NamedTuple):
     entrypoint: str = "vllm serve"  # what starts the server (`programs.ServerCall.entrypoint`)
     pin: str | None = None  # a release the command itself pins (`uvx vllm@0.9.1`)
     via: str = ""  # the container launcher it runs in (`docker run`, `apptainer exec`)
+    gpus: tuple[GpuGrant, ...] = ()  # what its launchers grant it (`docker run --gpus 2`)
 
 
 class ScriptContext:
@@ -95,10 +97,19 @@ def _scan(lexer: Lexer, depth: int) -> Iterator[Launch]:
 
 
 def launches_of(command: Command, path: str, depth: int = 0) -> Iterator[Launch]:
+    seen: list[Wrapped] = []
+    for launch in _launches_of(command, path, depth, seen):
+        granted = hardware.of_launchers(seen)
+        if granted:  # the outer launchers' grants first (`srun --gres … docker run --gpus …`)
+            launch = launch._replace(gpus=hardware.merged(granted, launch.gpus))
+        yield launch
+
+
+def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -> Iterator[Launch]:
     words = list(command.words)
     points = list(command.points) or [element_points(w) for w in words]
     words, points = _skip_alternatives(words, points, command)
-    found, i, env, wrapped, pin = skip_wrappers(words)
+    found, i, env, wrapped, pin = skip_wrappers(words, seen)
     if found is not words:  # a launcher rewrote the words (`pm2 start vllm -- serve …`)
         points = [element_points(w) for w in found]
     prefix_env = {**command.exported, **{k: _value_of(t) for k, t in env.items()}}
@@ -281,6 +292,7 @@ def _container(
                 launch.entrypoint,
                 launch.pin,
                 launch.via or wrapped.launcher.id,
+                launch.gpus,
             )
     if image is not None and image.opaque and args and depth < _MAX_NESTING:
         # `docker run $EXTRA_ARGS $IMAGE bash -c "…"`: an unknown word may be options, the
@@ -372,6 +384,7 @@ def invocation(
         partial=any(t.opaque for t in launch.argv),
         anchor=launch.anchor,
         entrypoint=launch.entrypoint,
+        gpus=launch.gpus,
     )
 
 

@@ -12,9 +12,11 @@ from pathlib import Path
 
 from vllm_lint.files.textpos import FilePositions
 from vllm_lint.model import Invocation, ReleaseEvidence
+from vllm_lint.read.gpus import escapes_directives
 from vllm_lint.read.shell import Sourcer
 from vllm_lint.read.variables import install_text
 from vllm_lint.release import evidence_in
+from vllm_lint.sources import hardware
 from vllm_lint.sources.document import Document, read_inside
 from vllm_lint.sources.shell_commands import ScriptContext, invocation, launches_in
 
@@ -23,10 +25,14 @@ def find(doc: Document) -> Iterator[Invocation]:
     path, text = doc.path, doc.text
     base = str(Path(path).parent)
     evidence = installed_release(text)  # the script installs the release it then runs
+    positions = FilePositions(path, text)
     context = ScriptContext(source=sourcer(path, doc.root))
-    for launch in launches_in(text, FilePositions(path, text), context):
+    directives = hardware.of_directives(text, positions)  # `#SBATCH --gres=gpu:4`
+    for launch in launches_in(text, positions, context):
         where = launch.via or "script"
         line = launch.anchor.line
+        if directives and not escapes_directives(launch.via):
+            launch = launch._replace(gpus=hardware.merged(directives, launch.gpus))
         yield invocation(path, launch, f"{where} line {line}", base, evidence=evidence)
 
 

@@ -13,6 +13,7 @@ import re
 
 from vllm_lint.effective.derive import (
     engine,
+    hardware,
     kv_transfer,
     mamba,
     model_runner,
@@ -58,6 +59,7 @@ def derive(settings: Settings) -> None:
     serve.derive_dp_launch(settings, release, put)
     serve.derive_multi_port(settings, release, put)
     parallel.derive_parallel(settings, release, put)
+    hardware.derive_hardware(settings, release, put)
     scheduler.derive_batch_and_kernels(settings, release, put)
     structured_outputs.derive_structured_outputs(settings, release, put)
     scheduler.derive_hisparse(settings, put)
