@@ -236,7 +236,7 @@ def cli_commands(tree: SourceTree) -> dict[str, tuple[list[ArgRecord], str]]:
     return found
 
 
-_PARSER_WORDS = ("add_cli_args", "make_arg_parser", "ArgumentParser")
+_PARSER_WORDS = ("add_cli_args", "make_arg_parser", "ArgumentParser", "parse_args")
 
 
 def module_commands(tree: SourceTree) -> dict[str, tuple[list[ArgRecord], str]]:
