@@ -23,7 +23,7 @@ from typing import Any
 from vllm_lint.release import catalog_index, full_key, known_releases, minor_of
 from vllm_lint.resources import read_shipped, schemas_dir
 
-__all__ = ["Catalog", "FlagSpec", "catalog_for", "known_releases"]
+__all__ = ["Catalog", "FlagSpec", "build_catalog", "catalog_for", "known_releases"]
 
 
 class FlagSpec:
@@ -277,7 +277,13 @@ def _shared_spec(name: str, rec: Mapping[str, Any]) -> FlagSpec:
 
 @cache
 def _catalog(release: str) -> Catalog:
-    records, features = _records(release)
+    return build_catalog(release, *_records(release))
+
+
+def build_catalog(
+    release: str, records: Mapping[str, Mapping[str, Any]], features: Mapping[str, Any]
+) -> Catalog:
+    """A Catalog of flag records (a release's `serve`, or another command's: argv/commands.py)."""
     specs = {name: _shared_spec(name, rec) for name, rec in records.items()}
     lookup: dict[str, tuple[FlagSpec, bool | None]] = {}
     # negations first, so that a real flag of the same name wins

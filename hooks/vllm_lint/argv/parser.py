@@ -742,6 +742,10 @@ class ArgvParser:
     def _unknown_hint(self, flag: str) -> str:
         """`_unknown_hint`, once per run for each flag: a repo that repeats an unknown flag
         in every file pays for the search once."""
+        if self.cat is not catalog_for(self.cat.release) and catalog_for(self.cat.release).resolve(
+            flag
+        ):  # a `serve` flag another command lacks (`vllm bench latency … --port`)
+            return "; `vllm serve` takes it, this command does not"
         key = ("flag", self.cat.release, flag, self.release.version)
         hint = self._hints.get(key)
         if hint is None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from vllm_lint import release as releases
-from vllm_lint.argv import unused
+from vllm_lint.argv import commands, unused
 from vllm_lint.argv.catalog import Catalog, catalog_for
 from vllm_lint.argv.parser import ArgvParser
 from vllm_lint.effective.derive import derive
@@ -31,11 +31,14 @@ def settings_for(
     if options.vllm_version:
         deployed = releases.for_launch(invocation, options.forcing(None)).version
     cat = catalog_for(releases.catalog_release(release.version))
+    problems, reaches_parser = launch_problems(invocation, release, cat.release)
+    if reaches_parser and invocation.entrypoint in commands.known_commands():
+        # `vllm bench latency`, `vllm run-batch`…: the engine's flags and the command's own
+        cat = commands.command_catalog(cat, invocation.entrypoint) or cat
     parser = ArgvParser(
         cat, release, deployed if deployed != release.version else None, options.hints
     )
     settings = Settings(release)
-    problems, reaches_parser = launch_problems(invocation, release)
     settings.judged = reaches_parser
     if reaches_parser:
         problems += unused.config_problems(invocation.argv, release)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from vllm_lint.argv.commands import cli_words, known_commands, markers
 from vllm_lint.images import image_text, server_image_of
 from vllm_lint.model import Token
 from vllm_lint.sources.launchers import Wrapped, launcher_at, unwrap
@@ -92,6 +93,9 @@ def program_at(words: Sequence[Token], i: int) -> tuple[int, str] | None:
         after = words[i + 1] if i + 1 < len(words) else None
         if after is not None and after.text == "serve":
             return None if _asks_help(words[i + 2 :]) else (i + 2, "vllm serve")
+        command = engine_command(words, i + 1)
+        if command is not None:
+            return command
         if after is not None and not after.opaque and _no_subcommand(after.text):
             return i + 1, "vllm"
         return None
@@ -114,6 +118,22 @@ def module_at(words: Sequence[Token], k: int) -> tuple[int, str] | None:
     serve = k + 1 < len(words) and words[k + 1].text == "serve"
     if module == "vllm.entrypoints.cli.main" and serve and not _asks_help(words[k + 2 :]):
         return k + 2, "vllm serve"
+    if module == "vllm.entrypoints.cli.main":
+        return engine_command(words, k + 1)
+    if module in known_commands() and not _asks_help(words[k + 1 :]):
+        return k + 1, module
+    return None
+
+
+def engine_command(words: Sequence[Token], k: int) -> tuple[int, str] | None:
+    """`bench latency …`, `run-batch …` after the `vllm` program: a command other than `serve`
+    that builds the engine's parser in some release (`schemas/commands/`; whether the launch's
+    release has it is judged later, VL504). `vllm bench serve` (a client) is not one."""
+    for size in (2, 1):
+        said = tuple(w.text for w in words[k : k + size])
+        literal = len(said) == size and not any(w.opaque for w in words[k : k + size])
+        if literal and said in cli_words() and not _asks_help(words[k + size :]):
+            return k + size, " ".join(("vllm", *said))
     return None
 
 
@@ -166,4 +186,8 @@ def looks_like_server_image(word: Token) -> bool:
 
 def mentions_server(text: str) -> bool:
     """Cheap test whether a shell string may launch the server (before lexing it)."""
-    return "vllm" in text and ("serve" in text or "api_server" in text or "vllm-openai" in text)
+    if "vllm" not in text:
+        return False
+    if "serve" in text or "api_server" in text or "vllm-openai" in text:
+        return True
+    return any(word in text for word in markers())  # `vllm bench latency`, `run_batch`

@@ -31,7 +31,7 @@ from vllm_lint.read.pyvalues import Values, Word
 from vllm_lint.read.shell import Command
 from vllm_lint.sources.doc_blocks import with_document_release
 from vllm_lint.sources.document import Document
-from vllm_lint.sources.programs import server_args
+from vllm_lint.sources.programs import mentions_server, server_args
 from vllm_lint.sources.shell_commands import (
     Launch,
     ScriptContext,
@@ -39,8 +39,6 @@ from vllm_lint.sources.shell_commands import (
     launches_in,
     launches_of,
 )
-
-_LAUNCH_WORDS = ("serve", "api_server", "vllm-openai")
 
 
 def find(doc: Document) -> Iterator[Invocation]:
@@ -67,7 +65,7 @@ def find(doc: Document) -> Iterator[Invocation]:
 
 def _may_launch(words: list[Word]) -> bool:
     text = " ".join(w.token.text for w in words[:12])
-    return "vllm" in text and any(w in text for w in _LAUNCH_WORDS)
+    return mentions_server(text)
 
 
 def _launches(words: list[Word], path: str) -> Iterator[Launch]:
@@ -159,7 +157,7 @@ def _strings(tree: ast.Module, values: Values) -> Iterator[tuple[Launch, str]]:
         for sub in ast.walk(node):
             parts.add(id(sub))
         text = "".join(ch for ch, _ in chars)
-        if "vllm" not in text or not any(w in text for w in _LAUNCH_WORDS):
+        if not mentions_server(text):
             continue
         points = [p for _, p in chars]
         yield from ((launch, "Python command string") for launch in _lines(values, text, points))

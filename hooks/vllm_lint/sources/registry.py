@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple, Protocol
 
 from vllm_lint.argv.catalog import Catalog
+from vllm_lint.argv.commands import markers
 from vllm_lint.files.sniff import Kind, kind_for
 from vllm_lint.model import Invocation, Problem, Token, input_problem, problem
 from vllm_lint.read import yaml
@@ -41,7 +42,16 @@ class Source(NamedTuple):
         return not self.markers or any(marker in text for marker in self.markers)
 
 
-_PYTHON_ARGV = ('"serve"', "'serve'", "vllm serve", "api_server", "vllm-openai", "vllm.entrypoints")
+_PYTHON_ARGV: tuple[str, ...] = (
+    '"serve"',
+    "'serve'",
+    "vllm serve",
+    "api_server",
+    "vllm-openai",
+    "vllm.entrypoints",
+)
+# the engine commands' words (`"bench"`, `run_batch`: schemas/commands/, argv/commands.py)
+_PYTHON_ARGV += (*(f'"{w}"' for w in markers()), *(f"'{w}'" for w in markers()), "vllm.benchmarks")
 _PYTHON_API = ("LLM(", "EngineArgs", "from_engine_args", "engine_kwargs", "run_server")
 
 # In this order: a reader sees what the readers above it found (`Document.found`).

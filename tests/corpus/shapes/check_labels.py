@@ -70,6 +70,7 @@ SHAPES = {
     "pin-odd",
     "ci-job",
     "negative",
+    "engine-command",
 }
 PROGRAM_WORDS = {
     "vllm serve": ("vllm",),
@@ -77,6 +78,12 @@ PROGRAM_WORDS = {
     "python -m vllm.entrypoints.openai.api_server": ("python",),
     "python -m vllm.entrypoints.api_server": ("python",),
     "image args": ("image", "vllm"),
+    # commands other than `serve` that build the engine's parser (schemas/commands/)
+    "vllm bench latency": ("vllm",),
+    "vllm bench throughput": ("vllm",),
+    "vllm run-batch": ("vllm",),
+    "vllm launch render": ("vllm",),
+    "python -m vllm.entrypoints.openai.run_batch": ("python",),
 }
 DOCKERFILE_WORDS = ("CMD", "ENTRYPOINT")
 
