@@ -4,28 +4,35 @@ Each `run:` step of action.yml is executed with its own `shell` (bash, with the 
 `--noprofile --norc -eo pipefail`), in a temporary git workspace, with `GITHUB_ACTION_PATH`,
 `GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`, `GITHUB_WORKSPACE` and `RUNNER_TEMP` set and the
 step's `env:` evaluated from the inputs (defaults from action.yml) and earlier steps' outputs.
-The install step really runs: it makes a virtual environment and pip-installs this repository
-into it, once per test session (the runner temp folder is shared, as within one job).
+The install step really runs: it makes a virtual environment, installs the pinned wheels of
+hooks/action-requirements.txt into it (with uv when PATH has it, else pip) and points it at this
+repository's hooks/, once per test session (the runner temp folder is shared, as within one
+job). benchmarks/action_install.py times the same steps.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from packaging.markers import default_environment
+from packaging.utils import canonicalize_name
 from ruamel.yaml import YAML
 
 from conftest import BAD_DEPLOYMENT as BAD
 from conftest import REPO, run_cli, write
+from test_action_requirements import pinned_for
 from vllm_lint import __version__
 
 pytestmark = [
@@ -150,6 +157,9 @@ class ActionRun:
     summary: str = ""
     outputs: dict[str, str] = field(default_factory=dict)
     uses: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # would have run
+    seconds: dict[str, float] = field(
+        default_factory=dict
+    )  # per step (benchmarks/action_install.py)
 
     @property
     def failed(self) -> bool:
@@ -196,6 +206,7 @@ def run_action(
         env.update({k: evaluate(str(v), context) for k, v in step.get("env", {}).items()})
         script = runner_temp / f"{step_id}.sh"
         script.write_text(step["run"], encoding="utf-8")
+        started = time.perf_counter()
         proc = subprocess.run(
             ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
             cwd=workspace,
@@ -205,6 +216,7 @@ def run_action(
             text=True,
             timeout=600,
         )
+        result.seconds[step_id] = time.perf_counter() - started
         result.log += proc.stdout
         result.codes[step_id] = proc.returncode
         context["steps"][step_id] = {"outputs": read_outputs(output)}
@@ -403,6 +415,93 @@ def test_a_bad_input_is_one_error_line(tmp_path: Path, runner_temp: Path) -> Non
     assert run.codes["lint"] == 2
     assert "::error title=vllm-lint::fail-on: 'sometimes' is not one of" in run.log
     assert "Traceback" not in run.log
+
+
+def _site_packages(venv: Path) -> Path:
+    (site,) = [*venv.glob("lib/python3*/site-packages"), *venv.glob("Lib/site-packages")]
+    return site
+
+
+def _installed(site: Path) -> dict[str, str]:
+    """Name and version of every distribution installed in `site`."""
+    found = importlib.metadata.distributions(path=[str(site)])
+    return {canonicalize_name(d.metadata["Name"]): d.version for d in found}
+
+
+@pytest.mark.parametrize("installer", ["uv", "pip", "ensurepip"])
+def test_a_cold_install_takes_only_the_pinned_wheels_and_points_at_the_action(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, installer: str
+) -> None:
+    """Each way the install step can go: uv on PATH; pip of the python input; neither (a
+    Python without pip: the environment's own ensurepip). vllm-lint itself is not installed:
+    a .pth puts the action's hooks/ on the path."""
+    folders = [
+        f for f in os.environ["PATH"].split(os.pathsep) if f and not (Path(f) / "uv").exists()
+    ]
+    python = os.path.realpath(sys.executable)  # the interpreter behind the test's venv
+    if installer == "uv":
+        uv = _tool("uv")
+        if uv is None:
+            pytest.skip("uv is not installed (pip install uv)")
+        shim = tmp_path / "uv-bin"
+        shim.mkdir()
+        (shim / "uv").symlink_to(uv)
+        folders.insert(0, str(shim))
+    if installer == "ensurepip":
+        subprocess.run(
+            [python, "-I", "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True
+        )
+        python = str(tmp_path / "bare" / "bin" / "python")
+        assert subprocess.run(
+            [python, "-I", "-m", "pip", "--version"], capture_output=True
+        ).returncode
+    monkeypatch.setenv("PATH", os.pathsep.join(folders))
+    fresh = tmp_path / "runner-temp"
+    fresh.mkdir()
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": BAD})
+
+    run = run_action(workspace, fresh, {"python": python})
+
+    assert run.codes == {"install": 0, "lint": 1}, run.log
+    assert run.outputs["findings-count"] == "1"
+    (venv,) = fresh.glob("vllm-lint-*")
+    site = _site_packages(venv)
+    pinned = pinned_for({**default_environment(), "extra": ""})
+    installed = _installed(site)
+    if installer == "ensurepip":
+        installed.pop("pip")  # the Python's own bundled pip, which then installed the wheels
+        installed.pop("setuptools", None)  # bundled with it before Python 3.12
+    assert installed == {name: pin.version for name, pin in pinned.items()}
+    assert (site / "vllm-lint-action.pth").read_text("utf-8") == f"{REPO / 'hooks'}\n"
+    assert not list(site.glob("vllm_lint*"))
+
+
+def test_a_second_run_in_the_job_reuses_the_environment(tmp_path: Path, runner_temp: Path) -> None:
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": FIXED})
+    first = run_action(workspace, runner_temp)
+    assert first.codes == {"install": 0, "lint": 0}, first.log
+    (marker,) = runner_temp.glob("vllm-lint-*/installed")
+    made = marker.stat().st_mtime_ns
+    again = run_action(workspace, runner_temp)
+    assert again.codes == {"install": 0, "lint": 0}, again.log
+    assert list(runner_temp.glob("vllm-lint-*/installed")) == [marker]
+    assert marker.stat().st_mtime_ns == made
+
+
+def test_the_version_input_checks_the_release_and_installs_nothing(
+    tmp_path: Path, runner_temp: Path
+) -> None:
+    workspace = make_repo(tmp_path / "ws", {"deploy/vllm.yaml": FIXED})
+    same = run_action(workspace, runner_temp, {"version": __version__})
+    assert same.codes == {"install": 0, "lint": 0}, same.log
+    other = run_action(workspace, runner_temp, {"version": "99.0.0"})
+    assert other.codes == {"install": 2}, other.log
+    assert (
+        f"::error title=vllm-lint::version: this action is vllm-lint {__version__}, not 99.0.0"
+        in other.log
+    )
+    for venv in runner_temp.glob("vllm-lint-*"):  # nothing of that name came from an index
+        assert "vllm-lint" not in _installed(_site_packages(venv))
 
 
 # -- static checks of action.yml and the workflows ------------------------------------------
