@@ -327,7 +327,8 @@ def test_without_pygls_the_server_says_so_in_one_line() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stderr == (
-        "vllm-lint: error: the language server needs pygls: pip install 'vllm-lint[lsp]'\n"
+        "vllm-lint: error: the language server needs pygls: "
+        "pip install -e '.[lsp]' in the vllm-lint clone\n"
     )
 
 
@@ -353,7 +354,7 @@ def test_the_readme_sets_up_each_editor_with_the_extra() -> None:
 
     readme = (REPO / "README.md").read_text("utf-8")
     section = readme.split("### Editors", 1)[1].split("\n### ", 1)[0]
-    assert "pip install 'vllm-lint[lsp]'" in section
+    assert "pip install -e '.[lsp]'" in section
     pyproject = (REPO / "pyproject.toml").read_text("utf-8")
     assert re.search(r'^lsp = \["pygls', pyproject, re.M), "the extra the README installs"
     blocks = dict(re.findall(r"```(json|lua|toml)\n(.*?)```", section, re.S))

@@ -1,5 +1,5 @@
 """`vllm-lint server`: the language server (LSP over stdio), an optional extra
-(`pip install 'vllm-lint[lsp]'`). Nothing else imports this package: the hook and the Action
+(`pip install -e '.[lsp]'` in a clone). Nothing else imports this package: the hook and the Action
 never load pygls."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ def server_command(args: Sequence[str]) -> int:
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
     except ImportError:
-        raise UsageError("the language server needs pygls: pip install 'vllm-lint[lsp]'") from None
+        raise UsageError(
+            "the language server needs pygls: pip install -e '.[lsp]' in the vllm-lint clone"
+        ) from None
     from vllm_lint.lsp.server import serve
 
     serve()
