@@ -11,7 +11,7 @@ passed on): what matters is that the name is reached for, not how.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -78,6 +78,19 @@ def modules() -> list[Path]:
 def places() -> Iterator[Place]:
     for path in modules():
         yield from scan(path.relative_to(PACKAGE).as_posix(), path.read_text("utf-8"))
+
+
+def strays(does: str, allowed: Collection[str]) -> tuple[list[str], set[str]]:
+    """The places that `does` ("read", "write") outside `allowed` (a `module:function`, or a
+    whole module), and the allowed entries no place uses any more."""
+    found = [p for p in places() if p.does == does]
+
+    def ok(where: str) -> bool:
+        return where in allowed or where.split(":", 1)[0] in allowed
+
+    stray = [f"{p.where} (line {p.line}): {p.what}" for p in found if not ok(p.where)]
+    used = {p.where for p in found} | {p.where.split(":", 1)[0] for p in found}
+    return stray, set(allowed) - used
 
 
 def scan(module: str, source: str) -> list[Place]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from file_calls import places, scan
+from file_calls import scan, strays
 
 # Where a module may read beside files/reader.py, each with why.
 ALLOWED = {
@@ -24,16 +24,10 @@ ALLOWED = {
 }
 
 
-def _allowed(where: str) -> bool:
-    return where in ALLOWED or where.split(":", 1)[0] in ALLOWED
-
-
 def test_no_module_reads_a_file_but_through_the_reader() -> None:
-    reads = [p for p in places() if p.does == "read"]
-    stray = [f"{p.where} (line {p.line}): {p.what}" for p in reads if not _allowed(p.where)]
+    stray, unused = strays("read", ALLOWED)
     assert not stray, "read through hooks/vllm_lint/files/reader.py:\n" + "\n".join(stray)
-    used = {p.where for p in reads} | {p.where.split(":", 1)[0] for p in reads}
-    assert not set(ALLOWED) - used, f"allowed but no longer reading: {set(ALLOWED) - used}"
+    assert not unused, f"allowed but no longer reading: {unused}"
 
 
 @pytest.mark.parametrize(

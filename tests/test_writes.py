@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from file_calls import places, scan
+from file_calls import scan, strays
 
 # Where a module may write beside files/writer.py, each with why. Short on purpose: a new
 # entry is a new way out, and must say why the writer cannot be it.
@@ -39,16 +39,10 @@ ARGS = ("--vllm-version", "0.34.0")
 links = pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
 
 
-def _allowed(where: str) -> bool:
-    return where in ALLOWED or where.split(":", 1)[0] in ALLOWED
-
-
 def test_no_module_writes_a_file_but_through_the_writer() -> None:
-    writes = [p for p in places() if p.does == "write"]
-    stray = [f"{p.where} (line {p.line}): {p.what}" for p in writes if not _allowed(p.where)]
+    stray, unused = strays("write", ALLOWED)
     assert not stray, "write through hooks/vllm_lint/files/writer.py:\n" + "\n".join(stray)
-    used = {p.where for p in writes} | {p.where.split(":", 1)[0] for p in writes}
-    assert not set(ALLOWED) - used, f"allowed but no longer writing: {set(ALLOWED) - used}"
+    assert not unused, f"allowed but no longer writing: {unused}"
 
 
 @pytest.mark.parametrize(

@@ -47,13 +47,13 @@ from tools.extract_flags import (
     SourceTree,
     SubparsersObj,
     add_config_choices,
-    build_record,
     class_mro,
     detect_profile,
     dump,
     ensure_source,
     main_block,
     read_parser_features,
+    records_of,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,26 +68,6 @@ SERVE = frozenset(
 # `serve`'s subparser_init, vllm/entrypoints/cli/collect_env.py:30 in 0.8.5) but only prints the
 # environment: nobody writes engine flags to it, and it is not a launch
 NOT_LAUNCHES = frozenset({"vllm collect-env"})
-
-
-def _records(sink: list[ArgRecord], enable_disable: bool) -> tuple[dict[str, Any], list[str]]:
-    flags: dict[str, Any] = {}
-    positional: list[str] = []
-    for rec in sink:
-        if not rec.option_strings:
-            continue
-        if rec.positional:
-            if rec.option_strings[0] not in positional:
-                positional.append(rec.option_strings[0])
-            continue
-        name, out = build_record(rec, enable_disable)
-        if name in flags:  # the same flag in two branches of an `if`: merge the aliases
-            aliases = sorted({*flags[name].get("aliases", []), *out.get("aliases", [])})
-            if aliases:
-                flags[name]["aliases"] = aliases
-            continue
-        flags[name] = out
-    return flags, positional
 
 
 class _Interpreter(Interpreter):
@@ -126,7 +106,7 @@ def engine_flags(tree: SourceTree, enable_disable: bool) -> set[str]:
             sink: list[ArgRecord] = []
             meth.bound = cls
             interp.run_function(meth, [ParserObj(sink)], {})
-            return set(_records(sink, enable_disable)[0])
+            return set(records_of(sink, enable_disable)[0])
     return set()
 
 
@@ -290,7 +270,7 @@ def extract_release(root: Path, release: str) -> dict[str, Any]:
     for command, (sink, source) in sorted(every.items()):
         if command in SERVE or command in NOT_LAUNCHES:
             continue
-        flags, positional = _records(sink, enable_disable)
+        flags, positional = records_of(sink, enable_disable)
         if not engine or not engine <= set(flags):
             continue  # a command that does not take the engine's flags (a client, a tool)
         add_config_choices(tree, flags)

@@ -2150,13 +2150,9 @@ def legacy_serve_positional(root: Path) -> list[str]:
     return []
 
 
-def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
-    tree = SourceTree(root)
-    legacy = tree.module("vllm.entrypoints.cli.serve") is None
-    _, sink = interpret_parser(tree)
-    features = read_parser_features(tree)
-    enable_disable = bool(features.get("enable_disable_pairing"))
-    flags: dict[str, dict[str, Any]] = {}
+def records_of(sink: list[ArgRecord], enable_disable: bool) -> tuple[dict[str, Any], list[str]]:
+    """A parser's options as catalog records by name, and its positional arguments."""
+    flags: dict[str, Any] = {}
     positional: list[str] = []
     for rec in sink:
         if not rec.option_strings:
@@ -2166,14 +2162,22 @@ def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
                 positional.append(rec.option_strings[0])
             continue
         name, out = build_record(rec, enable_disable)
-        if name in flags:
-            # same flag added in two branches of an ``if``: merge the aliases
-            old = flags[name]
-            al = sorted(set(old.get("aliases", [])) | set(out.get("aliases", [])))
-            if al:
-                old["aliases"] = al
+        if name in flags:  # the same flag in two branches of an `if`: merge the aliases
+            aliases = sorted({*flags[name].get("aliases", []), *out.get("aliases", [])})
+            if aliases:
+                flags[name]["aliases"] = aliases
             continue
         flags[name] = out
+    return flags, positional
+
+
+def extract_release(root: Path, minor: str = "") -> dict[str, Any]:
+    tree = SourceTree(root)
+    legacy = tree.module("vllm.entrypoints.cli.serve") is None
+    _, sink = interpret_parser(tree)
+    features = read_parser_features(tree)
+    enable_disable = bool(features.get("enable_disable_pairing"))
+    flags, positional = records_of(sink, enable_disable)
     if legacy:
         positional = legacy_serve_positional(root)
     add_config_choices(tree, flags)

@@ -360,11 +360,7 @@ def _packs(paths: Sequence[Path], config: Path) -> RuleSet:
 def _project_of(config: Path) -> Path:
     """The repository a configuration file belongs to (the folder holding `.git` above it, else
     its own folder): its rule packs must lie inside, never `../../elsewhere` or `/dev/zero`."""
-    folder = Path(os.path.realpath(config)).parent
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder
+    return _repository_around(os.path.dirname(os.path.realpath(config)))
 
 
 MAX_CONFIG_BYTES = 1 << 20

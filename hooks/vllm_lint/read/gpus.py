@@ -27,12 +27,15 @@ def table() -> Mapping[str, Any]:
     return data
 
 
-def carriers(kind: str) -> list[Mapping[str, Any]]:
+@lru_cache(maxsize=8)  # one per carrier kind the readers ask for
+def carriers(kind: str) -> tuple[Mapping[str, Any], ...]:
     """The table's entries for one carrier (`kubernetes`, `slurm`, `container`, …)."""
-    return [c for c in table()["carriers"] if c["carrier"] == kind]
+    return tuple(c for c in table()["carriers"] if c["carrier"] == kind)
 
 
-def launcher_options() -> dict[str, dict[str, str]]:
+# The table's views below are asked for on every launch: each built once.
+@lru_cache(maxsize=1)
+def launcher_options() -> Mapping[str, Mapping[str, str]]:
     """launcher id (`docker run`, `srun`) → {option: form}."""
     found: dict[str, dict[str, str]] = {}
     for entry in table()["carriers"]:
@@ -41,7 +44,8 @@ def launcher_options() -> dict[str, dict[str, str]]:
     return found
 
 
-def directive_options() -> dict[str, dict[str, str]]:
+@lru_cache(maxsize=1)
+def directive_options() -> Mapping[str, Mapping[str, str]]:
     """`#SBATCH` → {option: form}."""
     return {e["directive"]: e["options"] for e in table()["carriers"] if "directive" in e}
 
@@ -51,7 +55,8 @@ def escapes_directives(via: str) -> bool:
     return any(via in e.get("not_inside", ()) for e in table()["carriers"] if "directive" in e)
 
 
-def environment_forms() -> dict[str, str]:
+@lru_cache(maxsize=1)
+def environment_forms() -> Mapping[str, str]:
     """Environment variables that bound the GPUs a process sees → their form."""
     return {e["variable"]: e["form"] for e in table()["carriers"] if "variable" in e}
 
