@@ -22,6 +22,8 @@ IMAGE = "vllm/vllm-openai:v0.33.0"
 RATIO = 8.0
 SLACK = 0.4
 
+NO_BUDGET = "import vllm_lint.files.budget as _budget\n_budget.FILE_SECONDS = 60.0\n"
+
 Shape = Callable[[int], dict[str, str]]
 SHAPES: dict[str, tuple[int, Shape]] = {
     # repo pins (requirements, pyproject, Dockerfile), read for a launch without an image tag
@@ -49,6 +51,11 @@ SHAPES: dict[str, tuple[int, Shape]] = {
     "dockerfile-run-pins": (
         1000,
         lambda n: {"Dockerfile": f"FROM {IMAGE}\nRUN " + "pip install vllm " * n + "\n"},
+    ),
+    # one argv: every removed flag asked for the flags the launch writes (fuzz_sources found it)
+    "removed-flags": (
+        1000,
+        lambda n: {"s.sh": "#!/bin/sh\nvllm serve m " + "--use-v2-block-manager " * n + "\n"},
     ),
     # template maskers
     "terraform-directives": (2000, lambda n: {"t.yaml.tpl": "# vllm\n" + "%{if \n" * n}),
@@ -115,7 +122,12 @@ def _seconds(root: Path, files: dict[str, str]) -> float:
     root.mkdir()
     for name, text in files.items():
         (root / name).write_text(text)
-    return lint(root, "--format", "json", ".").seconds
+    # the time budget would stop a slow file early (VL908) and make a quadratic stage look
+    # linear: it is raised here, and a file that still runs out of it fails
+    child = lint(root, "--format", "json", ".", prelude=NO_BUDGET, seconds=120)
+    budget = [f for f in json.loads(child.out)["findings"] if f["rule"] == "VL908"]
+    assert not budget, f"the file ran out of its time budget: {budget[0]['message']}"
+    return child.seconds
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))

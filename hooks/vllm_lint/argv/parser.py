@@ -99,6 +99,7 @@ class ArgvParser:
         self._json: dict[str, JsonFlag] = {}
         self._spec_shortcuts: dict[str, tuple[str, Any, Span]] = {}
         self._spec_reported: set[str] = set()
+        self._line_cache: tuple[Sequence[Token], set[str]] | None = None
 
     def parse(self, tokens: Sequence[Token], into: Settings | None = None) -> ParsedArgs:
         """Parse `tokens` into `into` (the --config file's argv first, then the command
@@ -286,6 +287,14 @@ class ArgvParser:
         written = {
             name for path, flag in self._json.items() for name in self._json_names(path, flag)
         }
+        return frozenset(written | self._written_on_line(tokens))
+
+    def _written_on_line(self, tokens: Sequence[Token]) -> set[str]:
+        """The flags of `tokens`, resolved once per argv (a launch with hundreds of removed
+        flags asks for every one of them: quadratic without this)."""
+        if self._line_cache is not None and self._line_cache[0] is tokens:
+            return self._line_cache[1]
+        written: set[str] = set()
         for tok in tokens:
             name = tok.text.partition("=")[0]
             if not name.startswith("-") or tok.opaque:
@@ -297,7 +306,8 @@ class ArgvParser:
                 resolved = (spec, None) if spec is not None else None
             if resolved is not None:
                 written.add(resolved[0].name + dot)
-        return frozenset(written)
+        self._line_cache = (tokens, written)
+        return written
 
     def _json_names(self, path: str, flag: JsonFlag) -> list[str]:
         spec = next((s for s in self.cat.flags.values() if settings_path(s) == path), None)

@@ -61,8 +61,36 @@ def read(invocation: Invocation, options: Options) -> ConfigFile:
             problem=f"{config.text} is not in the repo",
         )
         return ConfigFile(problems=(note,))
-    words, problems = _config_argv(config, target, options)
+    words, problems = _remembered_argv(config, target, options)
     return ConfigFile(tuple(words), tuple(problems), None if target.configmap else str(target.path))
+
+
+def _remembered_argv(
+    config: Token, target: Target, options: Options
+) -> tuple[list[Token], list[Problem]]:
+    """`_config_argv`, once per file and run: hundreds of launches that name one config file
+    (a Dockerfile of many stages) would otherwise read and parse it hundreds of times, time
+    that grows with the product of the two sizes. What does not point at the naming word is
+    the file's alone, so it is kept (the run's memo, `Options.hints`, not module state)."""
+    try:
+        stat = target.path.stat()
+    except OSError:
+        return _config_argv(config, target, options)
+    key = (
+        "config-file",
+        str(target.path),
+        target.configmap or "",
+        target.key or "",
+        str(stat.st_size),
+        str(stat.st_mtime_ns),
+    )
+    found = options.hints.get(key)
+    if found is not None:
+        return list(found[0]), list(found[1])
+    words, problems = _config_argv(config, target, options)
+    if all(p.span != config.span for p in problems):
+        options.hints[key] = (tuple(words), tuple(problems))
+    return words, problems
 
 
 def config_target(config: Token, invocation: Invocation, options: Options) -> Target | None:

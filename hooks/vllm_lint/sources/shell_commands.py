@@ -10,6 +10,7 @@ whose string is read again with positions kept.
 from __future__ import annotations
 
 import re
+from collections import ChainMap
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -48,7 +49,7 @@ class Launch(NamedTuple):
     """One vLLM server start found in shell words."""
 
     argv: tuple[Token, ...]
-    env: dict[str, Token]
+    env: Mapping[str, Token]  # may be a ChainMap view over the exports (see _launches_of)
     anchor: Span
     image: Token | None = None  # the image of a `docker run`
     conditional: bool = False
@@ -112,7 +113,9 @@ def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -
     found, i, env, wrapped, pin = skip_wrappers(words, seen)
     if found is not words:  # a launcher rewrote the words (`pm2 start vllm -- serve …`)
         points = [element_points(w) for w in found]
-    prefix_env = {**command.exported, **{k: _value_of(t) for k, t in env.items()}}
+    # a view, not a copy: the exports so far are made into a table only for a launch that
+    # reads them (a copy per command grew as the square of a script of exports)
+    prefix_env = ChainMap({k: _value_of(t) for k, t in env.items()}, command.exported)  # type: ignore[arg-type]  # read only
     if wrapped is None:
         program = program_at(found, i)
         if program is not None:
@@ -155,7 +158,7 @@ def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -
             wrapped.string_args,
             path,
             depth,
-            {**command.exported, **prefix_env},
+            prefix_env,
             command.alternatives,
         )
 
