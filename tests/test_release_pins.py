@@ -273,3 +273,29 @@ def test_an_image_that_carries_vllm_but_starts_a_shell_is_no_server(tmp_path: Pa
     assert _release(tmp_path, "Dockerfile").startswith(
         "0.8.5 (image tag rocm/vllm:rocm6.3.1_vllm_0.8.5"
     )
+
+
+# -- docs/pins.md states what the package knows -------------------------------------------------
+
+
+def test_the_pins_page_states_the_releases_and_image_tags_known() -> None:
+    import json
+    from collections import Counter
+
+    from conftest import REPO
+    from vllm_lint.release import known_releases, minor_of
+
+    page = (REPO / "docs" / "pins.md").read_text(encoding="utf-8")
+    known = known_releases()
+    assert (
+        f"**{len(known)} releases, every vLLM release on PyPI from {known[0]} to {known[-1]}"
+        in page
+    )
+    series = Counter(minor_of(r) for r in known)
+    assert f"in {len(series)}\nminor series" in page
+    for minor, count in series.items():
+        assert f"| {minor} | {count}" in page, minor
+    images = json.loads((REPO / "schemas" / "server-images.json").read_text(encoding="utf-8"))
+    for entry in images["images"]:
+        for tag, release in (entry.get("tags") or {}).items():
+            assert f"`{tag}` → {release}" in page, (entry["id"], tag)
