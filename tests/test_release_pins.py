@@ -299,3 +299,69 @@ def test_the_pins_page_states_the_releases_and_image_tags_known() -> None:
     for entry in images["images"]:
         for tag, release in (entry.get("tags") or {}).items():
             assert f"`{tag}` → {release}" in page, (entry["id"], tag)
+
+
+def test_a_program_that_installs_vllm_from_a_commit_is_of_no_known_release(tmp_path: Path) -> None:
+    """Modal's early examples (modal-labs/modal-examples, 2023) pinned vLLM to a commit:
+    `.pip_install("vllm @ git+https://github.com/vllm-project/vllm.git@<sha>")`; the repo's
+    requirements are not what that image runs."""
+    write(tmp_path, "requirements.txt", "vllm==0.10.1\n")
+    write(
+        tmp_path,
+        "app.py",
+        """
+        from modal import Image, Stub
+
+        image = (
+            Image.from_registry("nvcr.io/nvidia/pytorch:22.12-py3")
+            .pip_install("torch==2.0.1", index_url="https://download.pytorch.org/whl/cu118")
+            # Pinned to 08/15/2023
+            .pip_install(
+                "vllm @ git+https://github.com/vllm-project/vllm.git@805de738f618f8b47ab0d450423d23db1e636fa2",
+                "typing-extensions==4.5.0",
+            )
+        )
+        stub = Stub(image=image)
+
+        @stub.cls(gpu="A100")
+        class Model:
+            def __enter__(self):
+                from vllm import LLM
+
+                self.llm = LLM("/model")
+        """,
+    )
+    assert _release(tmp_path, "app.py") == (
+        "0.34.0 (release unknown: vllm @ git+https://github.com/vllm-project/vllm.git@805de738f6"
+        "18f8b47ab0d450423d23db1e636fa2 names no release; judged as 0.34.0, the newest known)"
+    )
+    (tmp_path / "app.py").write_text(
+        (tmp_path / "app.py")
+        .read_text()
+        .replace("805de738f618f8b47ab0d450423d23db1e636fa2", "v0.2.1")
+    )
+    assert _release(tmp_path, "app.py") == (
+        "0.2.1.post1 (vllm @ git+https://github.com/vllm-project/vllm.git@v0.2.1 (line 8))"
+    )
+
+
+def test_a_page_that_installs_a_pull_request_is_of_no_known_release(tmp_path: Path) -> None:
+    """An rst page's `pip install -U "vllm @ git+…@refs/pull/52816/head"` before `vllm serve`."""
+    write(
+        tmp_path,
+        "docs/serve.rst",
+        """
+        Serving
+        =======
+
+        .. code-block:: bash
+
+           pip install -U "vllm @ git+https://github.com/vllm-project/vllm.git@refs/pull/52816/head"
+
+           vllm serve /path/to/checkpoint --trust-remote-code
+        """,
+    )
+    assert _release(tmp_path, "docs/serve.rst").startswith(
+        "0.34.0 (release unknown: pip install git+https://github.com/vllm-project/vllm.git@refs/"
+        "pull/52816/head names no release"
+    )

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 _NUMBER = r"v?(\d+)\.(\d+)\.(\d+)(?:\.(?:post)?(\d+))?"
 _RELEASE = re.compile(_NUMBER)
 _VERSION = r"\d+\.\d+\.\d+(?:\.(?:post)?\d+)?"  # the same without `v`, group-free
+_VERSION_LIKE = re.compile(r"v?\d+\.\d+")  # a version as written, not a ref or a URL
 
 
 def full_key(release: str) -> tuple[int, int, int, int]:
@@ -158,7 +159,7 @@ _PIN_SPEC = re.compile(
     # reference (`vllm @ git+https://github.com/vllm-project/vllm@v0.6.3`, `…/vllm.git@<sha>`),
     # whose ref is kept as written: a tag names a release, a commit or a branch names none
     rf"|[^\s\"']{{0,300}}/vllm-({_VERSION})(?:\+[\w.]{{0,40}})?-[^\s\"'/]{{0,200}}\.whl"
-    r"|git\+[^\s\"'@]{0,300}/vllm(?:\.git)?@([\w.+-]{1,80})",
+    r"|git\+[^\s\"'@]{0,300}/vllm(?:\.git)?@([\w.+/-]{1,120})",
     re.I,
 )
 _INSTALL = re.compile(r"(?:pip3?|uv[ \t]+pip)[ \t]+install\b", re.I)
@@ -292,7 +293,8 @@ def read_evidence(item: ReleaseEvidence) -> ReleaseChoice | None:
         return None
     where = where.replace("{", "{{").replace("}", "}}")
     if "/" in item.text:  # a direct reference: the reason shows it as written
-        template = "pip install " + item.text.replace("{", "{{").replace("}", "}}")
+        shown = item.text.replace("{", "{{").replace("}", "}}")
+        template = f"pip install {shown}" if item.kind == "pip" else f"vllm @ {shown}"
     return release_of_pin(as_version(item.text).strip().lstrip("vV"), template + where)
 
 
@@ -327,23 +329,34 @@ def _tagged_server_image(item: ReleaseEvidence) -> str | None:
 def evidence_choice(invocation: Invocation) -> ReleaseChoice | None:
     """The release the launch's own file names: its evidence in order, then its image. A
     vLLM image whose tag names no release (`nightly`, a commit, an NGC tag whose notes are
-    not known) ends the search: what runs is that image's vLLM, whatever else is pinned."""
+    not known), or a vllm installed from a commit or a branch, ends the search: what runs is
+    that vLLM, whatever else the repo pins."""
     for item in _evidence(invocation):
         choice = read_evidence(item)
         if choice is not None:
             return choice
-        if _tagged_server_image(item) is not None:
+        if _names_none(item):
             return None
     return None
 
 
-def _image_unread(invocation: Invocation) -> bool:
-    """Whether the launch runs a vLLM image whose tag names no release, before any evidence
-    that names one (`evidence_choice` stopped there)."""
+def _names_none(item: ReleaseEvidence) -> bool:
+    """Evidence that decides what runs but names no release: a vLLM image with an unread tag,
+    a direct reference to a commit, a branch or a local build."""
+    if _tagged_server_image(item) is not None:
+        return True
+    if item.kind in ("pip", "requirement") and "/" in item.text:
+        return not _VERSION_LIKE.match(as_version(item.text).strip())
+    return False
+
+
+def _unknown_own(invocation: Invocation) -> bool:
+    """Whether the launch's own evidence decides what runs and names no release, before any
+    evidence that names one (`evidence_choice` stopped there)."""
     for item in _evidence(invocation):
         if read_evidence(item) is not None:
             return False
-        if _tagged_server_image(item) is not None:
+        if _names_none(item):
             return True
     return False
 
@@ -362,17 +375,23 @@ def _unread(invocation: Invocation) -> list[str]:
     (`nightly`, a commit), a vllm installed from a git commit or a branch."""
     notes = []
     for item in _evidence(invocation):
-        if read_evidence(item) is not None:
+        if read_evidence(item) is not None or not _names_none(item):
             continue
-        if _tagged_server_image(item) is not None:
+        if item.kind == "image":
             notes.append(f"image {item.text} names no release this vllm-lint knows")
-        elif item.kind == "pip" and not _VERSION_LIKE.match(as_version(item.text).strip()):
-            notes.append(f"pip install {item.text} names no release")
+        else:
+            shown = "pip install" if item.kind == "pip" else "vllm @"
+            notes.append(f"{shown} {item.text} names no release")
     return notes
 
 
-# `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere
-_QUOTED_PIN = re.compile(rf"[\"'`]vllm{_EXTRAS}\s{{0,50}}===?\s{{0,50}}v?({_VERSION})")
+# `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), a quoted direct reference
+# (`pip_install("vllm @ git+https://github.com/vllm-project/vllm.git@<commit>")`, Modal's
+# examples), `vllm/vllm-openai-rocm:v0.19.1` anywhere
+_QUOTED_PIN = re.compile(
+    rf"[\"'`]vllm{_EXTRAS}(?:\s{{0,50}}===?\s{{0,50}}v?({_VERSION})"
+    r"|[ \t]{0,20}@[ \t]{0,20}((?:git\+|https?://|file:)[^\s\"'`;]{1,500}))"
+)
 # tried at the start of a path only (the look-behind): from every character of a long
 # `a/a/a/…` it rescanned the rest of it
 _IMAGE_REF = re.compile(r"(?<![\w./-])[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
@@ -387,8 +406,9 @@ def evidence_in(text: str, images: bool = True) -> list[tuple[int, ReleaseEviden
         found.append((at, ReleaseEvidence("pip", written)))
     installed = {at for at, _ in found}  # a set: `any` over the list per pin was quadratic
     for match in _QUOTED_PIN.finditer(text):
-        if match.start(1) not in installed:
-            found.append((match.start(1), ReleaseEvidence("requirement", match.group(1))))
+        group = 1 if match.group(1) is not None else 2
+        if match.start(group) not in installed:
+            found.append((match.start(group), ReleaseEvidence("requirement", match.group(group))))
     for match in _IMAGE_REF.finditer(text) if images else ():
         item = ReleaseEvidence("image", match.group(0))
         choice = read_evidence(item)
@@ -418,7 +438,7 @@ _DOCKERFILE = re.compile(r"(?i)(?:docker|container)file(?:\..+)?|.+\.(?:docker|c
 _LOCKS = frozenset({"uv.lock", "poetry.lock", "pdm.lock", "pylock.toml"})
 _WHEEL = re.compile(r"/vllm-(\d[^-/]*)-[^/]*\.whl")
 # the ref of a git URL: after the path's last `@`, before `#egg=…` or `&subdirectory=…`
-_GIT_REF = re.compile(r"^git\+[^#]*?/[^/@#]*@([^/@#]+)(?:#.*)?$")
+_GIT_REF = re.compile(r"^git\+[^#]*@([^@#]+)(?:#.*)?$")  # the last `@`: a ref may hold `/`
 
 
 def direct_reference(url: str) -> str:
@@ -753,9 +773,6 @@ def _one_file_pins(
     return tuple(found), tuple(includes)
 
 
-_VERSION_LIKE = re.compile(r"v?\d+\.\d+")
-
-
 def _read_pin_file(path: Path, top: Path) -> str | None:
     """A pin file's text; a link out of the repo is never followed (files/reader.py)."""
     from vllm_lint.files.reader import read_text
@@ -820,7 +837,7 @@ def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
         return forced
     if own is not None:
         return own
-    if _image_unread(invocation):  # the repo's pin is not what that image runs
+    if _unknown_own(invocation):  # the repo's pin is not what that image or install runs
         return fallback(options, invocation.path, _unread(invocation))
     pinned = pinned_release(invocation.path, options.root, options.folder_pins)
     return settled(pinned, options, invocation.path, _unread(invocation))
