@@ -365,3 +365,30 @@ def test_a_page_that_installs_a_pull_request_is_of_no_known_release(tmp_path: Pa
         "0.34.0 (release unknown: pip install git+https://github.com/vllm-project/vllm.git@refs/"
         "pull/52816/head names no release"
     )
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        ("vllm/vllm-openai:v0.12.0", "0.12.0 (vllm==0.12.0 pinned in svc/Dockerfile:1)"),
+        (
+            "rocm/vllm:rocm6.3.1_vllm_0.8.5_20250513",
+            "0.8.5 (vllm==0.8.5 pinned in svc/Dockerfile:1)",
+        ),
+        ("nvcr.io/nvidia/vllm:26.01-py3", "0.11.1 (vllm==0.11.1 pinned in svc/Dockerfile:1)"),
+        (
+            "vllm/vllm-openai:v0.40.0",
+            "0.34.0 (vllm==0.40.0 pinned in svc/Dockerfile:1: vLLM 0.40.0",
+        ),
+        ("nvcr.io/nvidia/vllm:25.09-py3", "0.34.0 (release unknown"),
+        ("python:3.12", "0.34.0 (release unknown"),
+    ],
+)
+def test_a_dockerfile_base_image_pins_its_folder_as_the_image_table_reads_it(
+    tmp_path: Path, base: str, expected: str
+) -> None:
+    """`FROM rocm/vllm:rocm6.3.1_vllm_0.8.5_20250513` (the first line of a public Dockerfile
+    building an Unsloth image on it) pins the folder's other files like `FROM vllm/vllm-openai`."""
+    write(tmp_path, "svc/Dockerfile", f"FROM {base}\n\nWORKDIR /app\nCOPY . .\n")
+    write(tmp_path, "svc/run.sh", "vllm serve org/m\n")
+    assert _release(tmp_path, "svc/run.sh").startswith(expected)

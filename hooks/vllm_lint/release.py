@@ -430,10 +430,8 @@ def evidence_in(text: str, images: bool = True) -> list[tuple[int, ReleaseEviden
 
 _PIN_BYTES = 1 << 20
 _MAX_PINS = 64  # requirements of one file looked at for pins (past two versions: ambiguous)
-_PINNED = rf"v?({_VERSION})"
-_FROM = re.compile(
-    rf"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?\S*vllm-openai(?:-cpu)?:{_PINNED}\S*", re.I | re.M
-)
+# a Dockerfile's `FROM <image>`: a pin when the image table reads a release from its tag
+_FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?([^\s$]+)", re.I | re.M)
 _DOCKERFILE = re.compile(r"(?i)(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file")
 _LOCKS = frozenset({"uv.lock", "poetry.lock", "pdm.lock", "pylock.toml"})
 _WHEEL = re.compile(r"/vllm-(\d[^-/]*)-[^/]*\.whl")
@@ -664,7 +662,8 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     if kind == "pipfile":
         return _pipfile_pins(text)
     found = []
-    pins = [(m.group(1) or "", m.start()) for m in _FROM.finditer(text)]
+    pins = [(_base_release(m.group(1)), m.start()) for m in _FROM.finditer(text)]
+    pins = [(written, at) for written, at in pins if written]
     pins += _pip_installs(text)
     line, counted = 1, 0
     for written, at in sorted(pins, key=lambda pin: pin[1]):  # lines counted once, not per pin
@@ -672,6 +671,17 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
         counted = at
         found.append((written, line))
     return found
+
+
+def _base_release(image: str) -> str:
+    """The release a Dockerfile's base image names (`vllm/vllm-openai:v0.12.0`,
+    `rocm/vllm:rocm6.3.1_vllm_0.8.5_20250513`), as the image table reads its tag; "" if none."""
+    entry = server_image_of(image)
+    last = image.partition("@")[0].rpartition("/")[2]
+    tag = last.partition(":")[2]
+    if entry is None or not entry.release_from_tag or tag in ("", "latest"):
+        return ""
+    return _tag_release(tag, entry) or ""
 
 
 def pinned_release(
