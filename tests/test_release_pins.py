@@ -392,3 +392,30 @@ def test_a_dockerfile_base_image_pins_its_folder_as_the_image_table_reads_it(
     write(tmp_path, "svc/Dockerfile", f"FROM {base}\n\nWORKDIR /app\nCOPY . .\n")
     write(tmp_path, "svc/run.sh", "vllm serve org/m\n")
     assert _release(tmp_path, "svc/run.sh").startswith(expected)
+
+
+def test_a_real_conda_export_pins_the_backend_beside_it(tmp_path: Path) -> None:
+    """LocalAI's vLLM backend (tests/data/pins/SOURCES.md): `conda env export` output with
+    `vllm==0.2.0` in its pip list, beside the program that builds `LLM(model=…)`. Saved as
+    `environment.yml`, the name conda looks for (the folder is searched by file name)."""
+    from conftest import REPO
+
+    real = REPO / "tests" / "data" / "pins" / "mudler__LocalAI" / "backend" / "python" / "vllm"
+    (tmp_path / "environment.yml").write_bytes((real / "vllm.yml").read_bytes())
+    (tmp_path / "backend_vllm.py").write_bytes((real / "backend_vllm.py").read_bytes())
+    assert (
+        _release(tmp_path, "backend_vllm.py") == "0.2.0 (vllm==0.2.0 pinned in environment.yml:95)"
+    )
+
+
+def test_a_long_dependency_list_is_read_to_its_vllm(tmp_path: Path) -> None:
+    """The cap on requirements looked at counts those naming vllm, not every package (the real
+    conda export above lists 75, vllm 70th; a pyproject.toml's can be as long)."""
+    names = [f'"package-{k}==1.0"' for k in range(100)]
+    write(
+        tmp_path,
+        "pyproject.toml",
+        f'[project]\ndependencies = [{", ".join(names)}, "vllm==0.7.3"]\n',
+    )
+    write(tmp_path, "serve.sh", "vllm serve org/m\n")
+    assert _release(tmp_path, "serve.sh") == "0.7.3 (vllm==0.7.3 pinned in pyproject.toml:2)"

@@ -523,12 +523,15 @@ def _conda_pins(text: str, path: str) -> tuple[list[tuple[str, int]], list[str]]
     included: list[str] = []
     for data in documents:
         dependencies = data.get("dependencies") if isinstance(data, dict) else None
-        for item in dependencies[:_MAX_PINS] if isinstance(dependencies, list) else []:
+        for item in dependencies if isinstance(dependencies, list) else []:
             spec = _CONDA_SPEC.match(item.strip()) if isinstance(item, str) else None
             if spec is not None:
                 pins.append((spec.group(1), _line_of(text, "vllm", spec.group(1))))
             requirements = _strings(item.get("pip")) if isinstance(item, dict) else []
-            lines = "\n".join(requirements[:_MAX_PINS])
+            # only the lines that may pin vllm or include a file: an exported environment
+            # lists a hundred packages, vllm among the last (LocalAI's vllm.yml: line 95)
+            wanted = [r for r in requirements if "vllm" in r.lower() or r.lstrip()[:1] == "-"]
+            lines = "\n".join(wanted[:_MAX_PINS])
             for version, _number in _pins_of("requirements", lines):
                 pins.append((version, _line_of(text, "vllm", version)))
             included += _includes(lines)
@@ -600,7 +603,8 @@ def _pyproject_pins(text: str) -> list[tuple[str, int]]:
     for group in _table(data, "dependency-groups").values():
         strings += _strings(group)
     found = []
-    for requirement in strings[:_MAX_PINS]:  # each is looked for in the text: a few suffice
+    # each is looked for in the text: only those naming vllm, and a few of them suffice
+    for requirement in [r for r in strings if "vllm" in r.lower()][:_MAX_PINS]:
         version = exact_pin(requirement)
         if version is not None:
             found.append((version, _line_of(text, requirement.split(";")[0].strip())))
