@@ -29,7 +29,7 @@ KEPT: dict[str, str] = {
     "vllm_lint.read.yaml._MERGED": "one file's merge budget, reset by every load",
     # release.py is being rewritten (issue 24); its memo of pin files (keyed by path, time
     # and size, at most 1024) moves to the run's Options there.
-    "vllm_lint.release._file_pins": "release.py's rewrite (issue 24) moves it to the run",
+    "vllm_lint.release._one_file_pins": "release.py's rewrite (issue 24) moves it to the run",
 }
 
 

@@ -6,6 +6,7 @@ launch) and the release gate (a tag that names the release), so both read one ta
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -16,15 +17,28 @@ from vllm_lint.resources import shipped_json
 class ServerImage(NamedTuple):
     id: str
     pattern: re.Pattern[str]
-    args: str  # "argv", or "env:NAME" (the flags are in that variable)
+    # "argv", "env:NAME" (the flags are in that variable), or "command" (the entrypoint is not
+    # the server: the command the image is given, `vllm serve …`, is the launch)
+    args: str
     release_from_tag: bool
+    tag_release: re.Pattern[str] | None = None  # how a tag names the release (group `release`)
+    # the tags whose release the publisher's notes state; when given (even empty), the only
+    # tags that name one unless `tag_release` reads others
+    tags: Mapping[str, str] | None = None
 
 
 @lru_cache(maxsize=1)
 def server_images() -> tuple[ServerImage, ...]:
     entries = shipped_json("server-images.json")["images"]
     return tuple(
-        ServerImage(e["id"], re.compile(e["pattern"]), e["args"], e["release_from_tag"])
+        ServerImage(
+            e["id"],
+            re.compile(e["pattern"]),
+            e["args"],
+            e["release_from_tag"],
+            re.compile(e["tag_release"]) if "tag_release" in e else None,
+            e.get("tags"),
+        )
         for e in entries
     )
 
@@ -63,5 +77,7 @@ def server_image_of(image: str) -> ServerImage | None:
 
 
 def is_server_image(image: str) -> bool:
-    """`vllm/vllm-openai:…`, its CPU/ROCm builds, re-publications (schemas/server-images.json)."""
-    return server_image_of(image) is not None
+    """`vllm/vllm-openai:…`, its CPU/ROCm builds, re-publications (schemas/server-images.json),
+    not the images that carry vLLM but start something else (`args: command`)."""
+    found = server_image_of(image)
+    return found is not None and found.args != "command"

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vllm_lint.images import literal_image, server_image_of
+from vllm_lint.images import ServerImage, literal_image, server_image_of
 from vllm_lint.model import Invocation, ReleaseChoice, ReleaseEvidence, Token
 from vllm_lint.resources import shipped_json
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 _NUMBER = r"v?(\d+)\.(\d+)\.(\d+)(?:\.(?:post)?(\d+))?"
 _RELEASE = re.compile(_NUMBER)
 _VERSION = r"\d+\.\d+\.\d+(?:\.(?:post)?\d+)?"  # the same without `v`, group-free
+_VERSION_LIKE = re.compile(r"v?\d+\.\d+")  # a version as written, not a ref or a URL
 
 
 def full_key(release: str) -> tuple[int, int, int, int]:
@@ -146,25 +147,37 @@ def catalog_release(release: str) -> str:
 
 # -- where a release is written -----------------------------------------------------------------
 
-_IMAGE_TAG = re.compile(rf"^v?({_VERSION})(?:[-_.+].*)?$")
+_IMAGE_TAG = re.compile(rf"^v?(?P<release>{_VERSION})(?:[-_.+].*)?$")
 # Pins are looked for with patterns whose every repeat is bounded or stops at the line's end, so
 # the work stays linear in the file whatever it holds (`vllm[` without `]` on every line, `pip
 # install` a thousand times on one line …).
 _EXTRAS = r"(?:\[[^\]\n]{0,200}\])?"
-_PIN_SPEC = re.compile(rf"(?<![\w.-])[\"']?vllm{_EXTRAS}[ \t]*===?[ \t]*v?({_VERSION})", re.I)
+_PIN_SPEC = re.compile(
+    rf"(?<![\w.-])[\"']?vllm{_EXTRAS}[ \t]*===?[ \t]*v?({_VERSION})"
+    # PEP 508 direct references after `pip install`: a wheel's file name
+    # (`…/vllm-0.6.3-cp38-abi3-manylinux1_x86_64.whl`, `vllm-0.4.0+cu118-…`) and a git
+    # reference (`vllm @ git+https://github.com/vllm-project/vllm@v0.6.3`, `…/vllm.git@<sha>`),
+    # whose ref is kept as written: a tag names a release, a commit or a branch names none
+    rf"|[^\s\"']{{0,300}}/vllm-({_VERSION})(?:\+[\w.]{{0,40}})?-[^\s\"'/]{{0,200}}\.whl"
+    r"|git\+[^\s\"'@]{0,300}/vllm(?:\.git)?@([\w.+/-]{1,120})",
+    re.I,
+)
 _INSTALL = re.compile(r"(?:pip3?|uv[ \t]+pip)[ \t]+install\b", re.I)
 
 
 def _pip_installs(text: str) -> Iterator[tuple[str, int]]:
     """(release as written, its offset) of each `vllm==X` after `pip install` on the same line
-    (pip, pip3, `python -m pip`, `uv pip`), extras and quotes allowed."""
+    (pip, pip3, `python -m pip`, `uv pip`), extras and quotes allowed; a wheel URL's version
+    and a git reference are yielded whole (`…/vllm-0.6.3-…whl`, `git+…/vllm@v0.6.3`), read by
+    `as_version`."""
     start = 0
     for line in text.split("\n"):
         if "vllm" in line or "VLLM" in line.upper():
             install = _INSTALL.search(line)
             if install is not None:
                 for match in _PIN_SPEC.finditer(line, install.end()):
-                    yield match.group(1), start + match.start(1)
+                    group = 1 if match.group(1) is not None else 0  # a reference: all of it
+                    yield match.group(group), start + match.start(group)
         start += len(line) + 1
 
 
@@ -229,10 +242,22 @@ def from_image(image: str, where: str = "") -> ReleaseChoice | None:
             " known",
             guessed=True,
         )
-    match = _IMAGE_TAG.match(tag)
-    if not match:
+    written = _tag_release(tag, server_image_of(name))
+    if written is None:
         return None
-    return known(ReleaseChoice(normalize(match.group(1)), f"image tag {image}{where}"))
+    return known(ReleaseChoice(normalize(written), f"image tag {image}{where}"))
+
+
+def _tag_release(tag: str, image: ServerImage | None) -> str | None:
+    """The release an image's tag names, by its entry in schemas/server-images.json: a table
+    of tags (NGC's `25.10-py3`), a pattern (`rocm6.3.1_vllm_0.8.5_20250521`), else vLLM's own
+    `v0.6.3`."""
+    if image is not None and image.tags is not None and tag in image.tags:
+        return image.tags[tag]
+    pattern = _IMAGE_TAG if image is None or image.tags is None else None
+    pattern = image.tag_release if image is not None and image.tag_release else pattern
+    match = pattern.search(tag) if pattern is not None else None
+    return match.group("release") if match else None
 
 
 # -- the gate: what a file writes (evidence) → the release it deploys ---------------------------
@@ -266,9 +291,17 @@ def read_evidence(item: ReleaseEvidence) -> ReleaseChoice | None:
     template = _PIN_REASONS.get(item.kind)
     if template is None:
         return None
-    return release_of_pin(
-        item.text.strip().lstrip("vV"), template + where.replace("{", "{{").replace("}", "}}")
-    )
+    where = where.replace("{", "{{").replace("}", "}}")
+    if "/" in item.text:  # a direct reference: the reason shows it as written
+        shown = item.text.replace("{", "{{").replace("}", "}}")
+        template = f"pip install {shown}" if item.kind == "pip" else f"vllm @ {shown}"
+    return release_of_pin(as_version(item.text).strip().lstrip("vV"), template + where)
+
+
+def as_version(written: str) -> str:
+    """A pin as written → the version it names, as written: a direct reference (a wheel URL, a
+    git URL) read by `direct_reference`, anything else as it is."""
+    return direct_reference(written) if "/" in written else written
 
 
 def _image_release(item: ReleaseEvidence, where: str) -> ReleaseChoice | None:
@@ -294,12 +327,38 @@ def _tagged_server_image(item: ReleaseEvidence) -> str | None:
 
 
 def evidence_choice(invocation: Invocation) -> ReleaseChoice | None:
-    """The release the launch's own file names: its evidence in order, then its image."""
+    """The release the launch's own file names: its evidence in order, then its image. A
+    vLLM image whose tag names no release (`nightly`, a commit, an NGC tag whose notes are
+    not known), or a vllm installed from a commit or a branch, ends the search: what runs is
+    that vLLM, whatever else the repo pins."""
     for item in _evidence(invocation):
         choice = read_evidence(item)
         if choice is not None:
             return choice
+        if _names_none(item):
+            return None
     return None
+
+
+def _names_none(item: ReleaseEvidence) -> bool:
+    """Evidence that decides what runs but names no release: a vLLM image with an unread tag,
+    a direct reference to a commit, a branch or a local build."""
+    if _tagged_server_image(item) is not None:
+        return True
+    if item.kind in ("pip", "requirement") and "/" in item.text:
+        return not _VERSION_LIKE.match(as_version(item.text).strip())
+    return False
+
+
+def _unknown_own(invocation: Invocation) -> bool:
+    """Whether the launch's own evidence decides what runs and names no release, before any
+    evidence that names one (`evidence_choice` stopped there)."""
+    for item in _evidence(invocation):
+        if read_evidence(item) is not None:
+            return False
+        if _names_none(item):
+            return True
+    return False
 
 
 def _evidence(invocation: Invocation) -> tuple[ReleaseEvidence, ...]:
@@ -312,16 +371,27 @@ def _evidence(invocation: Invocation) -> tuple[ReleaseEvidence, ...]:
 
 
 def _unread(invocation: Invocation) -> list[str]:
-    """The server images of a launch whose tag names no release this linter knows."""
-    return [
-        f"image {item.text} names no release this vllm-lint knows"
-        for item in _evidence(invocation)
-        if _tagged_server_image(item) is not None and read_evidence(item) is None
-    ]
+    """The evidence of a launch that names no release this linter knows: a server image's tag
+    (`nightly`, a commit), a vllm installed from a git commit or a branch."""
+    notes = []
+    for item in _evidence(invocation):
+        if read_evidence(item) is not None or not _names_none(item):
+            continue
+        if item.kind == "image":
+            notes.append(f"image {item.text} names no release this vllm-lint knows")
+        else:
+            shown = "pip install" if item.kind == "pip" else "vllm @"
+            notes.append(f"{shown} {item.text} names no release")
+    return notes
 
 
-# `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), `vllm/vllm-openai-rocm:v0.19.1` anywhere
-_QUOTED_PIN = re.compile(rf"[\"'`]vllm{_EXTRAS}\s{{0,50}}===?\s{{0,50}}v?({_VERSION})")
+# `"vllm==0.7.2"` in code (`pip_install("vllm==0.7.2")`), a quoted direct reference
+# (`pip_install("vllm @ git+https://github.com/vllm-project/vllm.git@<commit>")`, Modal's
+# examples), `vllm/vllm-openai-rocm:v0.19.1` anywhere
+_QUOTED_PIN = re.compile(
+    rf"[\"'`]vllm{_EXTRAS}(?:\s{{0,50}}===?\s{{0,50}}v?({_VERSION})"
+    r"|[ \t]{0,20}@[ \t]{0,20}((?:git\+|https?://|file:)[^\s\"'`;]{1,500}))"
+)
 # tried at the start of a path only (the look-behind): from every character of a long
 # `a/a/a/…` it rescanned the rest of it
 _IMAGE_REF = re.compile(r"(?<![\w./-])[\w.-]*(?:/[\w.-]+)*/vllm-openai(?:-[a-z0-9]+)?:[\w.+-]+")
@@ -336,8 +406,9 @@ def evidence_in(text: str, images: bool = True) -> list[tuple[int, ReleaseEviden
         found.append((at, ReleaseEvidence("pip", written)))
     installed = {at for at, _ in found}  # a set: `any` over the list per pin was quadratic
     for match in _QUOTED_PIN.finditer(text):
-        if match.start(1) not in installed:
-            found.append((match.start(1), ReleaseEvidence("requirement", match.group(1))))
+        group = 1 if match.group(1) is not None else 2
+        if match.start(group) not in installed:
+            found.append((match.start(group), ReleaseEvidence("requirement", match.group(group))))
     for match in _IMAGE_REF.finditer(text) if images else ():
         item = ReleaseEvidence("image", match.group(0))
         choice = read_evidence(item)
@@ -359,13 +430,26 @@ def evidence_in(text: str, images: bool = True) -> list[tuple[int, ReleaseEviden
 
 _PIN_BYTES = 1 << 20
 _MAX_PINS = 64  # requirements of one file looked at for pins (past two versions: ambiguous)
-_PINNED = rf"v?({_VERSION})"
-_FROM = re.compile(
-    rf"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?\S*vllm-openai(?:-cpu)?:{_PINNED}\S*", re.I | re.M
-)
+# a Dockerfile's `FROM <image>`: a pin when the image table reads a release from its tag
+_FROM = re.compile(r"^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?([^\s$]+)", re.I | re.M)
 _DOCKERFILE = re.compile(r"(?i)(?:docker|container)file(?:\..+)?|.+\.(?:docker|container)file")
 _LOCKS = frozenset({"uv.lock", "poetry.lock", "pdm.lock", "pylock.toml"})
-_WHEEL = re.compile(r"/vllm-(\d[^-/]*)-")
+_WHEEL = re.compile(r"/vllm-(\d[^-/]*)-[^/]*\.whl")
+# the ref of a git URL: after the path's last `@`, before `#egg=…` or `&subdirectory=…`
+_GIT_REF = re.compile(r"^git\+[^#]*@([^@#]+)(?:#.*)?$")  # the last `@`: a ref may hold `/`
+
+
+def direct_reference(url: str) -> str:
+    """What a PEP 508 direct reference to vllm says of its release, as written: a wheel's
+    version (`…/vllm-0.6.3-cp38-abi3-manylinux1_x86_64.whl` → `0.6.3`), a git ref
+    (`git+https://github.com/vllm-project/vllm@v0.6.3` → `v0.6.3`; a commit or a branch is
+    kept as it is and names no release), else the URL itself (a local build, a fork's archive):
+    the gate reads no release from it and says so."""
+    wheel = _WHEEL.search(url.split("#", 1)[0])
+    if wheel is not None:
+        return wheel.group(1)
+    ref = _GIT_REF.match(url)
+    return ref.group(1) if ref is not None else url
 
 
 def _pin_kind(name: str) -> str:
@@ -380,12 +464,29 @@ def _pin_kind(name: str) -> str:
         return "pipfile"
     if _DOCKERFILE.fullmatch(name):
         return "dockerfile"
+    if _CONDA.fullmatch(low):
+        return "conda"
     return ""
+
+
+# conda's environment files (`environment.yml`, `environment-gpu.yaml`, MLflow's `conda.yaml`)
+_CONDA = re.compile(r"(?:environment|conda)(?:[-_.][\w.-]*)?\.ya?ml")
+# a conda match spec on vllm: `vllm=0.6.3`, `vllm==0.6.3`, `conda-forge::vllm=0.6.3=py310_0`
+_CONDA_SPEC = re.compile(
+    rf"^(?:[\w.-]+::)?vllm[ \t]*==?[ \t]*({_VERSION})(?:[ \t]*=[\w.*]+)?$", re.I
+)
+# `-r other.txt`, `--requirement other.txt`, `-c constraints.txt`, `--constraint=…`: pip reads
+# them relative to the file that names them (pip's req_file.py)
+_INCLUDE = re.compile(
+    r"^[ \t]*(?:-r|-c|--requirement|--constraint)(?:[ \t]*=[ \t]*|[ \t]+|(?<=[rc]))(\S+)"
+)
+_MAX_INCLUDES = 8  # depth of `-r` chains followed (pip has no limit; a repo's chain is short)
 
 
 def exact_pin(requirement: str) -> str | None:
     """The version a PEP 508 requirement on vllm pins exactly (`vllm[audio]==0.10.1.1; …`,
-    `vllm @ https://…/vllm-0.9.2-…whl`), as written; None for other packages and ranges."""
+    `vllm @ https://…/vllm-0.9.2-…whl`, `vllm @ git+…@v0.6.3`: the URL), as written; None for
+    other packages and ranges."""
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
@@ -396,12 +497,45 @@ def exact_pin(requirement: str) -> str | None:
     if canonicalize_name(req.name) != "vllm":
         return None
     if req.url:
-        wheel = _WHEEL.search(req.url)
-        return wheel.group(1) if wheel else None
+        return req.url  # the gate reads it (`as_version`)
     specs = list(req.specifier)
     if len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version:
         return specs[0].version
     return None
+
+
+def _includes(text: str) -> list[str]:
+    """The files a requirements file includes (`-r`, `-c` and their long forms), as written."""
+    return [m.group(1) for m in map(_INCLUDE.match, text.split("\n")[:10_000]) if m][:_MAX_PINS]
+
+
+def _conda_pins(text: str, path: str) -> tuple[list[tuple[str, int]], list[str]]:
+    """A conda environment file: `- vllm=X` / `- vllm==X` in `dependencies`, the requirements
+    of its `- pip:` list (PEP 508, as a requirements file reads them), and the files that list
+    includes (`- -r requirements.txt`)."""
+    from vllm_lint.read import yaml
+
+    try:
+        documents = [yaml.to_python(d) for d in yaml.load(path, text).documents]
+    except (yaml.YamlError, RecursionError):
+        return [], []
+    pins: list[tuple[str, int]] = []
+    included: list[str] = []
+    for data in documents:
+        dependencies = data.get("dependencies") if isinstance(data, dict) else None
+        for item in dependencies if isinstance(dependencies, list) else []:
+            spec = _CONDA_SPEC.match(item.strip()) if isinstance(item, str) else None
+            if spec is not None:
+                pins.append((spec.group(1), _line_of(text, "vllm", spec.group(1))))
+            requirements = _strings(item.get("pip")) if isinstance(item, dict) else []
+            # only the lines that may pin vllm or include a file: an exported environment
+            # lists a hundred packages, vllm among the last (LocalAI's vllm.yml: line 95)
+            wanted = [r for r in requirements if "vllm" in r.lower() or r.lstrip()[:1] == "-"]
+            lines = "\n".join(wanted[:_MAX_PINS])
+            for version, _number in _pins_of("requirements", lines):
+                pins.append((version, _line_of(text, "vllm", version)))
+            included += _includes(lines)
+    return pins, included
 
 
 def _requirement_lines(text: str) -> list[tuple[str, int]]:
@@ -469,7 +603,8 @@ def _pyproject_pins(text: str) -> list[tuple[str, int]]:
     for group in _table(data, "dependency-groups").values():
         strings += _strings(group)
     found = []
-    for requirement in strings[:_MAX_PINS]:  # each is looked for in the text: a few suffice
+    # each is looked for in the text: only those naming vllm, and a few of them suffice
+    for requirement in [r for r in strings if "vllm" in r.lower()][:_MAX_PINS]:
         version = exact_pin(requirement)
         if version is not None:
             found.append((version, _line_of(text, requirement.split(";")[0].strip())))
@@ -531,7 +666,8 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     if kind == "pipfile":
         return _pipfile_pins(text)
     found = []
-    pins = [(m.group(1) or "", m.start()) for m in _FROM.finditer(text)]
+    pins = [(_base_release(m.group(1)), m.start()) for m in _FROM.finditer(text)]
+    pins = [(written, at) for written, at in pins if written]
     pins += _pip_installs(text)
     line, counted = 1, 0
     for written, at in sorted(pins, key=lambda pin: pin[1]):  # lines counted once, not per pin
@@ -541,11 +677,24 @@ def _pins_of(kind: str, text: str) -> list[tuple[str, int]]:
     return found
 
 
+def _base_release(image: str) -> str:
+    """The release a Dockerfile's base image names (`vllm/vllm-openai:v0.12.0`,
+    `rocm/vllm:rocm6.3.1_vllm_0.8.5_20250513`), as the image table reads its tag; "" if none."""
+    entry = server_image_of(image)
+    last = image.partition("@")[0].rpartition("/")[2]
+    tag = last.partition(":")[2]
+    if entry is None or not entry.release_from_tag or tag in ("", "latest"):
+        return ""
+    return _tag_release(tag, entry) or ""
+
+
 def pinned_release(
     path: str, root: Path, memo: dict[Path, ReleaseChoice | None] | None = None
 ) -> ReleaseChoice | None:
-    """The release pinned nearest to `path` inside `root`, with where it was found. `memo`
-    (one run's, from Options) keeps each folder's answer: the files of one folder share it."""
+    """The release pinned nearest to `path` inside `root`, with where it was found (version
+    `""`, guessed: a pin that names no release, `vllm @ git+…@<commit>`; `settled` says so).
+    `memo` (one run's, from Options) keeps each folder's answer: the files of one folder
+    share it."""
     try:  # realpath, not Path.resolve: that raises RuntimeError on a link loop
         top = Path(os.path.realpath(root))
         folder = Path(os.path.realpath(path)).parent
@@ -564,8 +713,11 @@ def pinned_release(
         found = _pins_in(folder, top)
         if found:
             if len({version for version, _where, _written in found}) == 1:
-                _version, where, written = found[0]
-                choice = release_of_pin(written, f"vllm=={{}} pinned in {where}")
+                version, where, written = found[0]
+                if version == "?":
+                    choice = ReleaseChoice("", f"vllm @ {written} pinned in {where}", True)
+                else:
+                    choice = release_of_pin(written, f"vllm=={{}} pinned in {where}")
             break  # conflicting pins: not a guess we make
         if folder == top or folder.parent == folder:
             break
@@ -583,29 +735,56 @@ def _pins_in(folder: Path, top: Path) -> list[tuple[str, str, str]]:
     except OSError:
         return found
     for name in entries:
-        entry = folder / name
-        try:
-            stat = entry.stat()
-        except OSError:
-            continue
-        found += _file_pins(entry, stat.st_mtime_ns, stat.st_size, top, _pin_kind(name))
+        found += _file_pins(folder / name, top, _pin_kind(name))
+    return found
+
+
+def _file_pins(
+    entry: Path, top: Path, kind: str, depth: int = 0, seen: set[str] | None = None
+) -> list[tuple[str, str, str]]:
+    """(release, where, as written) of each pin of one file and of the files it includes
+    (`-r other.txt`, relative to it, inside the repo, each file once, `_MAX_INCLUDES` deep).
+    A direct reference that names no release (a commit, a branch, a local build) is the
+    release `?`: a pin, but an unknown one."""
+    seen = set() if seen is None else seen
+    try:
+        real = os.path.realpath(entry)
+        stat = os.stat(real)
+    except (OSError, ValueError):
+        return []
+    if real in seen:
+        return []
+    seen.add(real)
+    pins, includes = _one_file_pins(entry, stat.st_mtime_ns, stat.st_size, top, kind)
+    found = list(pins)
+    for name in includes if depth < _MAX_INCLUDES else ():
+        found += _file_pins(entry.parent / name, top, "requirements", depth + 1, seen)
     return found
 
 
 @lru_cache(maxsize=1024)
-def _file_pins(
+def _one_file_pins(
     entry: Path, _mtime: int, _size: int, top: Path, kind: str
-) -> tuple[tuple[str, str, str], ...]:
-    """(release, where, as written) of each pin of one file (cached while it is unchanged)."""
+) -> tuple[tuple[tuple[str, str, str], ...], tuple[str, ...]]:
+    """The pins of one file and the files it includes (cached while it is unchanged)."""
     text = _read_pin_file(entry, top)
     if text is None:
-        return ()
+        return (), ()
+    if kind == "conda":
+        pins, includes = _conda_pins(text, str(entry))
+    else:
+        pins = _pins_of(kind, text)
+        includes = _includes(text) if kind == "requirements" and "-" in text else []
     found = []
-    for written, line in _pins_of(kind, text):
-        choice = release_of_pin(written.lstrip("v"), "{}")
+    for written, line in pins:
+        where = f"{_shown(entry, top)}:{line}"
+        version = as_version(written)
+        choice = release_of_pin(version.lstrip("v"), "{}")
         if choice is not None:
-            found.append((choice.version, f"{_shown(entry, top)}:{line}", written))
-    return tuple(found)
+            found.append((choice.version, where, version))
+        elif not _VERSION_LIKE.match(version):  # a ref or URL: pinned, to no known release
+            found.append(("?", where, written))
+    return tuple(found), tuple(includes)
 
 
 def _read_pin_file(path: Path, top: Path) -> str | None:
@@ -645,7 +824,20 @@ def for_file(path: str, options: Options) -> ReleaseChoice:
     YAML file a vLLM `--config` file): forced, else the repo's pin, else the fallback."""
     if options.vllm_version:
         return fallback(options, path)
-    return pinned_release(path, options.root, options.folder_pins) or fallback(options, path)
+    return settled(pinned_release(path, options.root, options.folder_pins), options, path)
+
+
+def settled(
+    pinned: ReleaseChoice | None, options: Options, path: str, unread: Sequence[str] = ()
+) -> ReleaseChoice:
+    """The repo's pin, else the fallback; a pin that names no release is said in the
+    fallback's reason ("release unknown: vllm @ …@<commit> pinned in requirements.txt:3 names
+    no release …")."""
+    if pinned is None:
+        return fallback(options, path, unread)
+    if not pinned.version:
+        return fallback(options, path, [*unread, f"{pinned.reason} names no release"])
+    return pinned
 
 
 def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
@@ -659,5 +851,7 @@ def for_launch(invocation: Invocation, options: Options) -> ReleaseChoice:
         return forced
     if own is not None:
         return own
+    if _unknown_own(invocation):  # the repo's pin is not what that image or install runs
+        return fallback(options, invocation.path, _unread(invocation))
     pinned = pinned_release(invocation.path, options.root, options.folder_pins)
-    return pinned or fallback(options, invocation.path, _unread(invocation))
+    return settled(pinned, options, invocation.path, _unread(invocation))
