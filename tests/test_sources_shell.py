@@ -189,6 +189,35 @@ def test_docker_run_gives_the_release_from_its_image_tag(tmp_path: Path) -> None
     assert words(second) == [("org/n", 3, 52), ("--seed", 3, 58), ("2", 3, 65)]
 
 
+def test_a_server_image_given_a_shell_to_run_is_not_a_launch(tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        "debug.sh",
+        """
+        #!/bin/bash
+        docker run --gpus all -it vllm/vllm-openai:v0.8.5 /bin/bash
+        docker run -d --gpus all vllm/vllm-openai:v0.8.5 sleep infinity
+        docker run --rm vllm/vllm-openai:v0.8.5 tail -f /dev/null
+        docker run --entrypoint /bin/bash vllm/vllm-openai:v0.8.5 -c "vllm serve m --nope-a"
+        docker run vllm/vllm-openai:v0.8.5 bash -c "vllm serve m --nope-b"
+        docker run vllm/vllm-openai:v0.8.5 --model m --nope-c
+        """,
+    )
+    found = launches(script)
+    # a shell, `sleep`, `tail` after the image: what runs is not the server's arguments; a
+    # server the shell's string starts is (the --entrypoint shell's `-c` string included)
+    assert [(inv.anchor.line, inv.entrypoint) for inv in found if inv.anchor] == [
+        (5, "vllm serve"),
+        (6, "vllm serve"),
+        (7, "image"),
+    ]
+    assert [(f.rule, f.span.line, f.span.col) for f in lint(script).findings] == [
+        ("VL001", 5, 76),
+        ("VL001", 6, 58),
+        ("VL001", 7, 46),
+    ]
+
+
 def test_shebang_files_without_a_suffix_are_scripts(tmp_path: Path) -> None:
     write(tmp_path, "start", "#!/bin/sh\nvllm serve m --swap-space 4\n")
     write(tmp_path, "notes", "vllm serve m --swap-space 4\n")  # no shebang: not a script

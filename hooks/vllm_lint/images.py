@@ -65,3 +65,14 @@ def server_image_of(image: str) -> ServerImage | None:
 def is_server_image(image: str) -> bool:
     """`vllm/vllm-openai:…`, its CPU/ROCm builds, re-publications (schemas/server-images.json)."""
     return server_image_of(image) is not None
+
+
+@lru_cache(maxsize=1)
+def _commands() -> frozenset[str]:
+    return frozenset(shipped_json("server-images.json")["commands"]["words"])
+
+
+def runs_a_command(first: Token) -> bool:
+    """A server image's first argument that is a program to run, not the server's argument
+    (`/bin/bash`, `sleep infinity`: schemas/server-images.json `commands`)."""
+    return not first.opaque and first.text.rpartition("/")[2] in _commands()
