@@ -218,6 +218,35 @@ def test_a_server_image_given_a_shell_to_run_is_not_a_launch(tmp_path: Path) -> 
     ]
 
 
+def test_xargs_and_parallel_run_the_command_once_per_input_item(tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        "fanout.sh",
+        """
+        #!/bin/bash
+        xargs -I % vllm serve % --port 8000 --max-num-seqs 64 < models.txt
+        xargs -n1 vllm serve --port nope < models.txt
+        parallel -j2 vllm serve {} --port 8001 ::: Qwen/Qwen3-8B Qwen/Qwen3-4B
+        """,
+    )
+    found = launches(script)
+    # `%` and `{}` stand for an item (unknown); xargs -n1 adds the item after the words;
+    # `:::` ends parallel's command (its items are never the server's arguments)
+    assert [words(inv, opaque=True) for inv in found] == [
+        [
+            ("%", 2, 23),
+            ("--port", 2, 25),
+            ("8000", 2, 32),
+            ("--max-num-seqs", 2, 37),
+            ("64", 2, 52),
+        ],
+        [("--port", 3, 22), ("nope", 3, 29), ("{input}", 3, 1)],
+        [("{}", 4, 25), ("--port", 4, 28), ("8001", 4, 35)],
+    ]
+    assert [t.opaque for t in found[0].argv][:1] == [True]
+    assert rules_at(lint(script)) == [("VL004", 3, 29)]
+
+
 def test_shebang_files_without_a_suffix_are_scripts(tmp_path: Path) -> None:
     write(tmp_path, "start", "#!/bin/sh\nvllm serve m --swap-space 4\n")
     write(tmp_path, "notes", "vllm serve m --swap-space 4\n")  # no shebang: not a script
