@@ -148,6 +148,79 @@ def test_not_vllm(tmp_path: Path) -> None:
     assert launches(code) == []
 
 
+def test_names_are_resolved_through_the_import_that_binds_them(tmp_path: Path) -> None:
+    code = write(
+        tmp_path,
+        "engines.py",
+        """
+        import vllm as v
+        from vllm import LLM
+        from tensorrt_llm import LLM
+        from vllm.engine.arg_utils import EngineArgs as EA
+        from vllm import LLMEngine, LLM as Engine
+
+
+        def trt():
+            return LLM(model="m", backend="pytorch")  # TensorRT-LLM's: the last import wins
+
+
+        def vllm_local():
+            from vllm import LLM
+
+            return LLM(model="m", max_model_len=8)
+
+
+        def sglang_local():
+            from sglang import Engine
+
+            return Engine(model_path="m")
+
+
+        def branches(backend):
+            if backend == "vllm":
+                from vllm import SamplingParams as Run
+            else:
+                from lmdeploy import pipeline as Run
+            return Run(temperature=0)
+
+
+        def no_import():
+            return SamplingParams(n=1)
+
+
+        v.LLM(model="m", seed=1)
+        Engine(model="m", seed=2)
+        LLMEngine.from_engine_args(EA(model="m", seed=3))
+        """,
+    )
+    found = sorted((inv.anchor.line, inv.api) for inv in launches(code) if inv.anchor)
+    assert found == [
+        (15, "vllm.LLM"),
+        (36, "vllm.LLM"),
+        (37, "vllm.LLM"),
+        (38, "vllm.engine.arg_utils.EngineArgs"),
+    ]
+
+
+def test_keywords_are_judged_whatever_their_value(tmp_path: Path) -> None:
+    code = write(
+        tmp_path,
+        "offline.py",
+        """
+        from vllm import LLM
+
+        LLM("m", enforce_eager=False, seed=None, hf_token=None, use_v2=False, no_such=None, typo=x)
+        """,
+    )
+    result = lint(code)
+    # an unknown keyword is a TypeError in vLLM whether it is False, None or a variable
+    assert rules_at(result) == [("VL023", 3, 57), ("VL023", 3, 71), ("VL023", 3, 85)]
+    assert [t.text for t in result.invocations[0].argv if not t.opaque][:2] == [
+        "m",
+        "--no-enforce-eager",
+    ]
+
+
 def test_llm_keyword_arguments_are_the_flags(tmp_path: Path) -> None:
     code = write(
         tmp_path,

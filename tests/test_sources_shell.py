@@ -189,6 +189,64 @@ def test_docker_run_gives_the_release_from_its_image_tag(tmp_path: Path) -> None
     assert words(second) == [("org/n", 3, 52), ("--seed", 3, 58), ("2", 3, 65)]
 
 
+def test_a_server_image_given_a_shell_to_run_is_not_a_launch(tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        "debug.sh",
+        """
+        #!/bin/bash
+        docker run --gpus all -it vllm/vllm-openai:v0.8.5 /bin/bash
+        docker run -d --gpus all vllm/vllm-openai:v0.8.5 sleep infinity
+        docker run --rm vllm/vllm-openai:v0.8.5 tail -f /dev/null
+        docker run --entrypoint /bin/bash vllm/vllm-openai:v0.8.5 -c "vllm serve m --nope-a"
+        docker run vllm/vllm-openai:v0.8.5 bash -c "vllm serve m --nope-b"
+        docker run vllm/vllm-openai:v0.8.5 --model m --nope-c
+        """,
+    )
+    found = launches(script)
+    # a shell, `sleep`, `tail` after the image: what runs is not the server's arguments; a
+    # server the shell's string starts is (the --entrypoint shell's `-c` string included)
+    assert [(inv.anchor.line, inv.entrypoint) for inv in found if inv.anchor] == [
+        (5, "vllm serve"),
+        (6, "vllm serve"),
+        (7, "image"),
+    ]
+    assert [(f.rule, f.span.line, f.span.col) for f in lint(script).findings] == [
+        ("VL001", 5, 76),
+        ("VL001", 6, 58),
+        ("VL001", 7, 46),
+    ]
+
+
+def test_xargs_and_parallel_run_the_command_once_per_input_item(tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        "fanout.sh",
+        """
+        #!/bin/bash
+        xargs -I % vllm serve % --port 8000 --max-num-seqs 64 < models.txt
+        xargs -n1 vllm serve --port nope < models.txt
+        parallel -j2 vllm serve {} --port 8001 ::: Qwen/Qwen3-8B Qwen/Qwen3-4B
+        """,
+    )
+    found = launches(script)
+    # `%` and `{}` stand for an item (unknown); xargs -n1 adds the item after the words;
+    # `:::` ends parallel's command (its items are never the server's arguments)
+    assert [words(inv, opaque=True) for inv in found] == [
+        [
+            ("%", 2, 23),
+            ("--port", 2, 25),
+            ("8000", 2, 32),
+            ("--max-num-seqs", 2, 37),
+            ("64", 2, 52),
+        ],
+        [("--port", 3, 22), ("nope", 3, 29), ("{input}", 3, 1)],
+        [("{}", 4, 25), ("--port", 4, 28), ("8001", 4, 35)],
+    ]
+    assert [t.opaque for t in found[0].argv][:1] == [True]
+    assert rules_at(lint(script)) == [("VL004", 3, 29)]
+
+
 def test_shebang_files_without_a_suffix_are_scripts(tmp_path: Path) -> None:
     write(tmp_path, "start", "#!/bin/sh\nvllm serve m --swap-space 4\n")
     write(tmp_path, "notes", "vllm serve m --swap-space 4\n")  # no shebang: not a script

@@ -81,3 +81,14 @@ def is_server_image(image: str) -> bool:
     not the images that carry vLLM but start something else (`args: command`)."""
     found = server_image_of(image)
     return found is not None and found.args != "command"
+
+
+@lru_cache(maxsize=1)
+def _commands() -> frozenset[str]:
+    return frozenset(shipped_json("server-images.json")["commands"]["words"])
+
+
+def runs_a_command(first: Token) -> bool:
+    """A server image's first argument that is a program to run, not the server's argument
+    (`/bin/bash`, `sleep infinity`: schemas/server-images.json `commands`)."""
+    return not first.opaque and first.text.rpartition("/")[2] in _commands()

@@ -8,13 +8,17 @@ mutations after it; a flag added under an `if` counts, but what the two arms of 
 `if`/`else` (or `elif`) each do to a name is unknown (one of them, at run time), and the
 statements after an `if` whose body returns count as its `else`. A name assigned anything
 that is not a literal stays unknown, and so does a parameter.
+
+Imports are kept apart, per scope: `imported` says which module attribute a name stands for
+where it is used (`import vllm as v`, `from vllm import LLM as Engine`, an import inside a
+function), the last import of the name before the use winning as it does at run time.
 """
 
 from __future__ import annotations
 
 import ast
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 Place = tuple[int, int]  # (line, byte column) of a node, as `ast` reports it
@@ -35,7 +39,7 @@ class Event(NamedTuple):
 class Scope:
     """A module, class or function scope: what each name was given, in source order."""
 
-    __slots__ = ("assigns", "events", "node", "owner", "params", "parent", "places")
+    __slots__ = ("assigns", "events", "imports", "node", "owner", "params", "parent", "places")
 
     def __init__(self, node: ast.AST, parent: Scope | None, owner: Scope | None = None) -> None:
         self.node = node
@@ -46,6 +50,8 @@ class Scope:
         # per name, kept as events are added (in source order): their places, and which assign
         self.places: dict[str, list[Place]] = {}
         self.assigns: dict[str, list[int]] = {}
+        # per name, in source order: where it is imported, as what, and the `if` arms around
+        self.imports: dict[str, list[tuple[Place, str, tuple[tuple[int, int], ...]]]] = {}
 
     def add(self, name: str, event: Event) -> None:
         target = self.owner if name.startswith("self.") and self.owner is not None else self
@@ -100,6 +106,33 @@ class Scope:
                 out.append(event)
         return out
 
+    def imported(self, name: str, at: Place = _END) -> str | None:
+        """What `name` was imported as where it is used at `at` (`vllm.LLM` for `Engine` of
+        `from vllm import LLM as Engine`; `vllm` for `v` of `import vllm as v`), or None: not
+        imported, bound otherwise in a nearer scope (a parameter, an assignment in the
+        function), or imported from two modules on the two arms of one `if` (either, at run
+        time). An assignment beside an import in the same scope (`except ImportError: LLM =
+        None`) does not hide it."""
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.imports.get(name)
+            if found:
+                if scope is not self:
+                    at = _END  # a global: whatever it ends up holding
+                before = [entry for entry in found if entry[0] < at]
+                if not before:
+                    return None
+                last = before[-1]
+                arms = _exclusive_arms(b for _, _, b in before)
+                if any(i in arms for i, _ in last[2]):
+                    seen = {what for _, what, b in before if any(i in arms for i, _ in b)}
+                    return last[1] if len(seen) == 1 else None
+                return last[1]
+            if name in scope.params or name in scope.events:
+                return None
+            scope = scope.parent
+        return None
+
     def constant(self, name: str) -> ast.expr | None:
         """The value of a name assigned exactly once, never mutated."""
         found = self.lookup(name)
@@ -113,9 +146,13 @@ class Scope:
 
 def _exclusive(events: list[Event]) -> set[int]:
     """The `if` statements whose two arms both hold some of `events`."""
+    return _exclusive_arms(event.branch for event in events)
+
+
+def _exclusive_arms(branches: Iterable[tuple[tuple[int, int], ...]]) -> set[int]:
     arms: dict[int, set[int]] = {}
-    for event in events:
-        for if_id, arm in event.branch:
+    for branch in branches:
+        for if_id, arm in branch:
             arms.setdefault(if_id, set()).add(arm)
     return {if_id for if_id, seen in arms.items() if len(seen) > 1}
 
@@ -231,7 +268,10 @@ class Scopes:
         def add(name: str, event: Event) -> None:
             scope.add(name, event._replace(branch=branch))
 
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for local, what in _imported(stmt):
+                scope.imports.setdefault(local, []).append((done(stmt), what, branch))
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             name = _target(target)
             if name is not None:
@@ -280,6 +320,28 @@ class Scopes:
                     bound = _target(part)
                     if bound is not None:  # a loop or `with` variable: not a literal
                         add(bound, Event("assign", done(node), _unknown(part)))
+
+
+def _imported(stmt: ast.Import | ast.ImportFrom) -> Iterator[tuple[str, str]]:
+    """(the name bound, what it stands for) of each name an import binds. `import a.b` binds
+    `a` to `a`; a relative import (`from . import x`) names a module of the linted repo, never
+    vLLM's; `from m import *` binds names no one wrote."""
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            if alias.asname:
+                yield alias.asname, alias.name
+            else:
+                head = alias.name.partition(".")[0]
+                yield head, head
+        return
+    if stmt.level or not stmt.module:
+        for alias in stmt.names:
+            if alias.name != "*":
+                yield alias.asname or alias.name, f".{alias.name}"
+        return
+    for alias in stmt.names:
+        if alias.name != "*":
+            yield alias.asname or alias.name, f"{stmt.module}.{alias.name}"
 
 
 def _ends(body: list[ast.stmt]) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import Positions, align_scalar
-from vllm_lint.images import image_text, server_image_of
+from vllm_lint.images import image_text, runs_a_command, server_image_of
 from vllm_lint.model import GpuGrant, Invocation, Mount, Token
 from vllm_lint.read.shell import ArrayValue, Lexer, Value, VarValue
 from vllm_lint.read.yaml import YamlFile, scalar_positions
@@ -114,6 +114,8 @@ def _invocations(
                     )
             return
     if entrypoint_given or image is None:
+        return
+    if tokens and runs_a_command(tokens[0]):  # `args: ["sleep", "infinity"]`: not the server's
         return
     if server_image(image):
         launch = Launch(tuple(tokens), dict(env), anchor_of([image]), entrypoint="image")

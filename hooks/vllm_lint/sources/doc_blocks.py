@@ -37,6 +37,8 @@ CONSOLE = frozenset(
     {"console", "shell-session", "sh-session", "bash-session", "shellsession", "terminal"}
 )
 TEXT = frozenset({"text", "txt", "plain", "plaintext", "none", "cmd", "output"})
+# PowerShell: a command is the same words; a line continues with a backtick, not a backslash
+POWERSHELL = frozenset({"powershell", "pwsh", "ps1", "ps", "posh"})
 YAML = frozenset({"yaml", "yml"})
 DOCKERFILE = frozenset({"dockerfile", "docker", "containerfile"})
 PYTHON = frozenset({"python", "py", "python3", "py3", "ipython", "ipython3", "pycon"})
@@ -46,6 +48,8 @@ _PROMPT = re.compile(
 )
 _DOLLAR_PROMPT = re.compile(r"(?m)^[ \t]*\$[ \t]+\S")
 _PYCON = re.compile(r"(?:>>>|\.\.\.)(?: |$)")
+_PS_PROMPT = re.compile(r"[ \t]*PS(?:[ \t]+[^>\n]*)?>[ \t]+")
+_BACKTICK_END = re.compile(r"(?<=[ \t])`(?=[ \t]*$)", re.MULTILINE)
 # a `text` block is shell when its first line starts the server
 _LAUNCH_START = re.compile(
     r"[ \t]*(?:\$[ \t]+)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*"
@@ -130,7 +134,7 @@ def kind_of(block: Block) -> Kind | None:
     first = next((line for line in block.text.split("\n") if line.strip()), "")
     if lang == "" and _YAML_START.match(first):
         return Kind.YAML  # an untagged block holding a manifest
-    if lang in SHELL or lang in CONSOLE:
+    if lang in SHELL or lang in CONSOLE or lang in POWERSHELL:
         return Kind.SHELL
     if lang in TEXT:
         return Kind.SHELL if _LAUNCH_START.match(first) else None
@@ -151,6 +155,11 @@ def as_read(block: Block) -> Block:
         return _session(block, _PYCON, continuation=None)
     if lang in CONSOLE or (lang in SHELL | TEXT and _DOLLAR_PROMPT.search(text)):
         return _session(block, _PROMPT, continuation="\\")
+    if lang in POWERSHELL:
+        # ` at a line's end continues it as \ does in sh: one character for one, places kept
+        block = block._replace(text=_BACKTICK_END.sub(lambda _m: "\\", text))
+        if _PS_PROMPT.match(block.text):
+            return _session(block, _PS_PROMPT, continuation="\\")
     return block
 
 
@@ -163,9 +172,12 @@ def _session(block: Block, prompt: re.Pattern[str], continuation: str | None) ->
         if match is not None:
             texts.append(line[match.end() :])
             origins.append(origin + match.end())
-        elif going:  # a continuation line, maybe after the shell's `> ` prompt
+        elif going:  # a continuation line, maybe after the shell's `> ` prompt (`>> `)
             cut = len(line) - len(line.lstrip(" \t"))
-            cut += 2 if line[cut : cut + 2] == "> " else 0
+            for mark in (">> ", "> "):  # PowerShell's continuation prompt, then sh's
+                if line.startswith(mark, cut):
+                    cut += len(mark)
+                    break
             texts.append(line[cut:])
             origins.append(origin + cut)
         else:  # output

@@ -22,7 +22,7 @@ Nothing here decides what the wrapped command is: `unwrap` only says where it st
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -60,6 +60,12 @@ class Launcher(NamedTuple):
     package_program: bool = False  # the program may be written `vllm@0.9.1` / `vllm==0.9.1`
     dash_is_underscore: bool = False
     doc: str = ""
+    ends_at: frozenset[str] = frozenset()  # words that end the command (parallel's `:::`)
+    # input items in the command: an option's value (`xargs -I {}`), or words of a pattern
+    placeholder_options: frozenset[str] = frozenset()
+    default_placeholder: str = ""  # `xargs -i` with no value of its own
+    placeholder_pattern: str = ""
+    appends_input: bool = False  # with no placeholder, the items are added after the words
 
     def name_of(self, option: str) -> str:
         if self.dash_is_underscore and option.startswith("--"):
@@ -103,6 +109,11 @@ def _launcher(entry: Mapping[str, Any], base: Mapping[str, Any] | None) -> Launc
         package_program=bool(merged.get("package_program")),
         dash_is_underscore=under,
         doc=merged.get("doc", ""),
+        ends_at=frozenset(merged.get("ends_at", ())),
+        placeholder_options=names("placeholder_options"),
+        default_placeholder=merged.get("default_placeholder", ""),
+        placeholder_pattern=merged.get("placeholder_pattern", ""),
+        appends_input=bool(merged.get("appends_input")),
     )
 
 
@@ -341,7 +352,50 @@ def unwrap(
         if match and not words[k].opaque:
             found.pin = match.group(2)
             found.words = [Token(match.group(1), words[k].span), *words[k + 1 :]]
+    if launcher.ends_at or launcher.appends_input:
+        found.words = _with_input(words, i, k, launcher)
     return found
+
+
+def _with_input(words: Sequence[Token], i: int, k: int, launcher: Launcher) -> list[Token]:
+    """The command `xargs` or `parallel` runs for each input item: up to the word that ends
+    it (`:::`), the words standing for an item unknown (`{}`, `-I %`'s `%`), and the items
+    added after the command's words when none stands for them."""
+    ends = launcher.ends_at
+    end = next((j for j in range(k, len(words)) if words[j].text in ends), len(words))
+    marks = list(_placeholders(words[i + 1 : k], launcher))
+    pattern = re.compile(launcher.placeholder_pattern) if launcher.placeholder_pattern else None
+    out: list[Token] = []
+    stands = False
+    for word in words[k:end]:
+        if not word.opaque and (
+            any(m in word.text for m in marks) or (pattern and pattern.search(word.text))
+        ):
+            word = Token(word.text, word.span, opaque=True)
+            stands = True
+        out.append(word)
+    if launcher.appends_input and not marks and not stands:
+        out.append(Token("{input}", words[i].span, opaque=True))
+    return out
+
+
+def _placeholders(options: Sequence[Token], launcher: Launcher) -> Iterator[str]:
+    """The strings the launcher's placeholder options set (`-I {}`, `-I{}`, `--replace=%`,
+    `-i` alone: its default)."""
+    for at, word in enumerate(options):
+        for option in launcher.placeholder_options:
+            text = word.text
+            if text == option:
+                if option in launcher.values and at + 1 < len(options):
+                    yield options[at + 1].text
+                elif launcher.default_placeholder:
+                    yield launcher.default_placeholder
+            elif text.startswith(option + "=") or (
+                not option.startswith("--") and text.startswith(option) and len(text) > 2
+            ):
+                value = text[len(option) :].removeprefix("=")
+                if value:
+                    yield value
 
 
 def _image_follows(

@@ -4,7 +4,10 @@
 read with `ast` (never imported or run).
 
 Only names imported from vLLM count (`from vllm import LLM`, `import vllm` then `vllm.LLM`,
-LMCache's `lmcache_vllm.vllm`): another library's `LLM` class is not vLLM's. Keyword
+aliases, LMCache's `lmcache_vllm.vllm`), resolved where each is used (`read/pyscope.py`: a
+function's own import, the last import of the name): another library's `LLM` class
+(TensorRT-LLM's, SGLang's, LMDeploy's) is not vLLM's, and neither is a name no import binds
+(`LLM(...)` in a file that never imports it: a snippet, or a class of its own). Keyword
 arguments are the `EngineArgs` fields that the flags of the same name set; each becomes that
 flag (`tensor_parallel_size=2` -> `--tensor-parallel-size 2`, `True` the flag itself,
 `False` its `--no-` form or nothing, a dict its JSON, a dict with unknown values dotted keys),
@@ -101,7 +104,11 @@ class _Reader:
         head, _, rest = name.partition(".")
         if head not in self.imports:
             return None
-        return self.imports[head] + (f".{rest}" if rest else "")
+        # the import that binds the name where it is used (a function's own, the last one)
+        imported = self.values.scopes.of(func).imported(head, place(func))
+        if imported is None or not _interesting(imported):
+            return None
+        return imported + (f".{rest}" if rest else "")
 
     def launch(self, call: ast.Call) -> Invocation | None:
         qualified = self.qualified(call.func)
@@ -274,13 +281,17 @@ def kwarg_tokens(
     flag = "--" + name.replace("_", "-")
     if isinstance(value, Unknown):
         return [Token(flag, key_span), Token(value.text, value_span, opaque=True)]
-    if value is None:
-        return []  # the default
+    if value is None or value is False:
+        negated = f"--no-{name.replace('_', '-')}"
+        if value is False and cat.resolve(negated) is not None:
+            return [Token(negated, key_span)]
+        if cat.resolve(flag) is not None:
+            return []  # the default
+        # a keyword no flag sets: an unknown one is a TypeError whatever its value
+        # (`effective/python_api.prepare` judges the name; a known one is left out there)
+        return [Token(flag, key_span), Token(str(value), value_span)]
     if value is True:
         return [Token(flag, key_span)]
-    if value is False:
-        negated = f"--no-{name.replace('_', '-')}"
-        return [Token(negated, key_span)] if cat.resolve(negated) is not None else []
     if isinstance(value, dict):
         resolved = cat.resolve(flag)
         if resolved is not None and resolved[0].type == "kvs":

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from vllm_lint.files.textpos import MappedPositions, Positions
-from vllm_lint.images import image_text, server_image_of
+from vllm_lint.images import image_text, runs_a_command, server_image_of
 from vllm_lint.model import GpuGrant, Invocation, ReleaseEvidence, Span, Token
 from vllm_lint.read.shell import (
     TEMPLATE_MARK,
@@ -272,7 +272,7 @@ def _container(
     if wrapped.entrypoint is not None:
         call = find_server([wrapped.entrypoint, *args])
         if call is None:
-            return None
+            return _shell_entrypoint(words, points, wrapped, path, depth, command)
         return Launch(
             call.argv,
             env,
@@ -318,9 +318,45 @@ def _container(
             image = Token(shape, image.span, opaque=True)
     if wrapped.run_command or image is None or not server_image(image):
         return None
+    if args and runs_a_command(args[0]):  # `docker run vllm/vllm-openai /bin/bash`
+        return None
     anchor = _written(words, image, command)
     via = wrapped.launcher.id
     return Launch(tuple(args), env, anchor, image, command.conditional, "image", None, via)
+
+
+def _shell_entrypoint(
+    words: Sequence[Token],
+    points: Sequence[tuple[Point, ...]],
+    wrapped: Wrapped,
+    path: str,
+    depth: int,
+    command: Command,
+) -> Launch | None:
+    """`docker run --entrypoint /bin/bash IMAGE -c "vllm serve …"`: the shell's string, read
+    as the shell would read it, with the places of its characters kept."""
+    entrypoint = wrapped.entrypoint
+    at = next((k for k, w in enumerate(words) if w is entrypoint), None)
+    if at is None or depth >= _MAX_NESTING or entrypoint is None:
+        return None
+    if not SHELLS.fullmatch(entrypoint.text) or len(points) != len(words):
+        return None
+    shell = Command(
+        (entrypoint, *words[wrapped.start :]),
+        (points[at], *points[wrapped.start :]),
+        command.conditional,
+        {},
+        command.alternatives,
+        (),
+        command.shapes,
+    )
+    for launch in launches_of(shell, path, depth + 1):
+        return launch._replace(
+            env={**wrapped.env, **launch.env},
+            image=launch.image or wrapped.image,
+            via=launch.via or wrapped.launcher.id,
+        )
+    return None
 
 
 def _tail(

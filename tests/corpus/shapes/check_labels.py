@@ -71,6 +71,7 @@ SHAPES = {
     "ci-job",
     "negative",
     "engine-command",
+    "configmap-script",
 }
 PROGRAM_WORDS = {
     "vllm serve": ("vllm",),
@@ -84,6 +85,8 @@ PROGRAM_WORDS = {
     "vllm run-batch": ("vllm",),
     "vllm launch render": ("vllm",),
     "python -m vllm.entrypoints.openai.run_batch": ("python",),
+    # an engine started in-process by Python a ConfigMap carries (its AsyncEngineArgs line)
+    "AsyncEngineArgs": ("AsyncEngineArgs",),
 }
 DOCKERFILE_WORDS = ("CMD", "ENTRYPOINT")
 

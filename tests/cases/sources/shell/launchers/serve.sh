@@ -30,3 +30,12 @@ env CUDA_VISIBLE_DEVICES=0 nohup nice -n 5 vllm serve m25 &
 ray job submit --address http://head:8265 --no-wait -- vllm serve m26
 uvx vllm@0.9.2 serve m27
 docker exec -d worker bash -c "vllm serve m28 --port 8028"
+hatch run vllm serve m29
+pdm run -p backend vllm serve m30
+rye run --pyproject backend/pyproject.toml vllm serve m31
+pipenv run --python 3.12 vllm serve m32
+nohup setsid vllm serve m33 > serve.log 2>&1 &
+setsid -f nohup vllm serve m34 &
+echo m35 | xargs -I {} vllm serve {} --port 8035
+cat models.txt | xargs -n 1 -P 2 vllm serve --port 8036
+parallel -j 2 --link vllm serve {1} --max-num-seqs {2} --port 8037 ::: m37 m38 ::: 8 16
