@@ -259,7 +259,7 @@ JUSTIFIED_ERRORS: dict[tuple[str, str], str] = {
     "is not a vLLM release, so the newest known",
     ("aibrix/lmcache_helm_stack.yaml", "--swap-space"): f"{_NOTES5}; lmcache's dated tag is "
     "not a vLLM release",
-    ("dstack/120b.dstack.yml", '{"full_cuda_graph"'): "`full_cuda_graph` left CompilationConfig "
+    ("dstack/120b.dstack.yml", '"full_cuda_graph"'): "`full_cuda_graph` left CompilationConfig "
     "after 0.10 (vllm/config/compilation.py has it in 0.10.2, not in 0.11.2) and unknown keys "
     f"are refused from 0.16; rocm/vllm-dev's tag is a date: {_NEWEST}",
     ("kubeai/deepseek-r1-mi300x.yaml", "--num-scheduler-steps"): f"{_NOTES5}; KubeAI's Model "
@@ -347,7 +347,7 @@ def test_no_error_in_the_corpus_without_a_justification() -> None:
 
 
 JUSTIFIED_WARNINGS = {
-    ("aibrix/aibrix_kvcache_dram.yaml", 92): "VL024: AIBrixOffloadingConnector is registered by "
+    ("aibrix/aibrix_kvcache_dram.yaml", 93): "VL024: AIBrixOffloadingConnector is registered by "
     "AIBrix's own vLLM image, not by vLLM 0.34.0 (the release assumed for an untagged image)",
     ("production-stack/gpu-gpt-qwn-gem-glm-cw.tpl", 313): "VL920: `cacheserverSpec.repository` "
     "really is written twice (L308 and L313); Helm keeps the last",

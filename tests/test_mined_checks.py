@@ -100,7 +100,7 @@ def test_a_nested_mapping_of_a_config_file_is_checked_like_the_flag(tmp_path: Pa
     write(tmp_path, "run.sh", "vllm serve Qwen/Qwen3-8B --config serve.yaml\n")
     run = run_cli("--vllm-version", "0.33.0", "--format", "json", "run.sh", cwd=tmp_path)
     found = [(f["rule"], Path(f["path"]).name, f["line"]) for f in run.findings()]
-    assert ("VL014", "serve.yaml", 1) in found, found
+    assert ("VL014", "serve.yaml", 3) in found, found  # at the nested key (issue 26)
     assert run.code == 1
 
 

@@ -30,7 +30,7 @@ EXPECTED = {
     ("k8s/deployment.yaml", 29, "VL284", "--max-cpu-loras=2"),
     ("k8s/llama-serve.yaml", 2, "VL241", "enable-eplb: true"),
     ("k8s/llama-serve.yaml", 5, "VL270", "max-num-batched-tokens: 4096"),
-    ("k8s/llama-serve.yaml", 7, "VL300", "speculative-config:"),
+    ("k8s/llama-serve.yaml", 11, "VL300", "rejection_sample_method: fly"),
     ("k8s/statefulset.yaml", 23, "VL247", "--decode-context-parallel-size 3"),
     ("k8s/statefulset.yaml", 26, "VL217", "--data-parallel-start-rank 2"),
     ("k8s/statefulset.yaml", 28, "VL290", "NixlConnector"),

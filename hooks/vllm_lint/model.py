@@ -49,6 +49,9 @@ class Token(NamedTuple):
     text: str
     span: Span
     opaque: bool = False
+    # A JSON word's members, where each is written (`("method", Span)`, dotted for nested
+    # keys): a finding on a key points at it (sources/json_parts.py), the word stays related
+    parts: tuple[tuple[str, Span], ...] = ()
 
 
 class ReleaseChoice(NamedTuple):
@@ -157,6 +160,11 @@ class Autofix(NamedTuple):
         return "safe" if self.safe else "unsafe"
 
 
+class Related(NamedTuple):
+    span: Span
+    note: str
+
+
 class Problem(NamedTuple):
     """What a reader, the argv grammar or a suppression met, under a built-in rule id.
 
@@ -173,6 +181,8 @@ class Problem(NamedTuple):
     # The vLLM check a generic (mined) problem stands for, `field:Class.field` or
     # `registry:name`: a rule that cites the same site reports it instead (rules/findings.py)
     site: str = ""
+    # other places that take part: the flag whose JSON value holds the key at `span`
+    related: tuple[Related, ...] = ()
 
 
 def problem(
@@ -182,20 +192,16 @@ def problem(
     autofix: Autofix | None = None,
     *,
     site: str = "",
+    related: tuple[Related, ...] = (),
     **values: Any,
 ) -> Problem:
     """A problem whose message fields are given as keywords."""
-    return Problem(rule, span, release, tuple(values.items()), autofix, site=site)
+    return Problem(rule, span, release, tuple(values.items()), autofix, site=site, related=related)
 
 
 def input_problem(path: str, rule: str, what: str, line: int = 1, col: int = 1) -> Problem:
     """A problem about the input itself (syntax, encoding, templates), at one place."""
     return problem(rule, Span(path, line, col, line, col + 1), None, problem=what)
-
-
-class Related(NamedTuple):
-    span: Span
-    note: str
 
 
 class Finding(NamedTuple):

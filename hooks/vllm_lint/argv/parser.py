@@ -40,7 +40,7 @@ from vllm_lint.argv.values import (
     parse_kvs,
 )
 from vllm_lint.effective.settings import Settings
-from vllm_lint.model import Autofix, Problem, ReleaseChoice, Span, Token, problem
+from vllm_lint.model import Autofix, Problem, Related, ReleaseChoice, Span, Token, problem
 
 _NUMBER = re.compile(r"-\d+(\.\d+)?([eE][-+]?\d+)?")
 # JSON flags whose argparse type is `json.loads` alone (and the release that made it so):
@@ -398,7 +398,7 @@ class ArgvParser:
                     # until the end (VL007, a value json.loads refuses, is not held)
                     held = out.problems[mark:]
                     del out.problems[mark:]
-                self._store(spec, value, span, out, held)
+                self._store(spec, value, span, out, held, values[0].parts)
         return nxt
 
     def _take_values(
@@ -516,7 +516,13 @@ class ArgvParser:
             return True
 
     def _store(
-        self, spec: FlagSpec, value: Any, span: Span, out: ParsedArgs, held: Sequence[Problem] = ()
+        self,
+        spec: FlagSpec,
+        value: Any,
+        span: Span,
+        out: ParsedArgs,
+        held: Sequence[Problem] = (),
+        parts: Sequence[tuple[str, Span]] = (),
     ) -> None:
         shortcut = self._shortcut_key(spec)
         if shortcut is not None:
@@ -525,7 +531,9 @@ class ArgvParser:
             return
         path = settings_path(spec)
         if is_json(spec):  # argparse keeps the last full value; dotted keys: see _settle
-            self._json.setdefault(path, JsonFlag()).full = JsonValue(value, span, held=list(held))
+            full = JsonValue(value, span, held=list(held))
+            full.spans = {f"{path}.{key}": where for key, where in parts}  # each key's place
+            self._json.setdefault(path, JsonFlag()).full = full
             return
         earlier = self._stored.get(path)
         if earlier is not None and earlier[1] != value and spec.action is None:
@@ -691,12 +699,15 @@ class ArgvParser:
             )
             return BAD
         if isinstance(value, dict) and spec.json_keys:
+            where = dict(tok.parts)  # a key's own place, the word related (json_parts.py)
             for key in value:
+                span = where.get(key, tok.span)
+                related = (Related(tok.span, f"{spec.name}'s value"),) if span != tok.span else ()
                 known = self._known_key(spec, key)
                 if known is None:
-                    out.problems.append(self._unknown_key(spec, key, tok.span))
+                    out.problems.append(self._unknown_key(spec, key, span, related))
                 else:
-                    self._check_literal(spec, known, value[key], tok.span, out)
+                    self._check_literal(spec, known, value[key], span, out, related)
         return value
 
     def _known_key(self, spec: FlagSpec, key: str) -> str | None:
@@ -712,7 +723,13 @@ class ArgvParser:
         return None
 
     def _check_literal(
-        self, spec: FlagSpec, key: str, value: Any, span: Span, out: ParsedArgs
+        self,
+        spec: FlagSpec,
+        key: str,
+        value: Any,
+        span: Span,
+        out: ParsedArgs,
+        related: tuple[Related, ...] = (),
     ) -> None:
         """A key whose config field is a `Literal`: pydantic refuses any other value when vLLM
         builds the config ("rejection_sample_method: Input should be 'standard', 'synthetic'
@@ -728,7 +745,13 @@ class ArgvParser:
         choices = ", ".join("null" if v is None else str(v) for v in allowed)
         out.problems.append(
             problem(
-                "VL005", span, self.release, flag=f"{spec.name}.{key}", value=value, choices=choices
+                "VL005",
+                span,
+                self.release,
+                related=related,
+                flag=f"{spec.name}.{key}",
+                value=value,
+                choices=choices,
             )
         )
 
@@ -762,14 +785,18 @@ class ArgvParser:
             hint = self._hints[key] = _unknown_hint(self.cat.release, flag, self.release.version)
         return str(hint)
 
-    def _unknown_key(self, spec: FlagSpec, key: str, span: Span) -> Problem:
+    def _unknown_key(
+        self, spec: FlagSpec, key: str, span: Span, related: tuple[Related, ...] = ()
+    ) -> Problem:
         """VL006 where pydantic forbids extra keys (vLLM refuses to start), VL012 where it
         drops them silently (before 0.16 for most config classes: the key has no effect)."""
         keys = list(spec.json_keys or ())
         close = difflib.get_close_matches(key, keys, n=1, cutoff=0.75)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         rule = "VL012" if spec.json_extra == "ignore" else "VL006"
-        return problem(rule, span, self.release, flag=spec.name, key=key, hint=hint)
+        return problem(
+            rule, span, self.release, related=related, flag=spec.name, key=key, hint=hint
+        )
 
     def _ambiguous(
         self,

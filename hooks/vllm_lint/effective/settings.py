@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vllm_lint.model import ReleaseChoice, Span
+from vllm_lint.model import Related, ReleaseChoice, Span
 
 _MISSING = object()
 
@@ -79,6 +79,15 @@ class Settings:
                 return self.spans[path]
             path = path.rpartition(".")[0]
         return None
+
+    def holder(self, path: str) -> tuple[Related, ...]:
+        """The flag whose value holds `path`, as a related place, when `path` is written at a
+        place of its own inside it (a key of a JSON value, a nested key of a `--config` file)."""
+        top = path.partition(".")[0]
+        own, flag = self.span(path), self.spans.get(top)
+        if own is None or flag is None or own == flag:
+            return ()
+        return (Related(flag, f"{self.label(top)} is given here"),)
 
     def replace(
         self,

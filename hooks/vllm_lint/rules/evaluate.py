@@ -9,7 +9,7 @@ from typing import Any
 from vllm_lint.effective.settings import Settings
 from vllm_lint.effective.settings import lookup as value_at
 from vllm_lint.model import Finding
-from vllm_lint.rules.findings import violation
+from vllm_lint.rules.findings import violation, where
 from vllm_lint.rules.registry import Rule, RuleSet
 
 _COMPARE = {
@@ -117,7 +117,7 @@ def evaluate(settings: Settings, ruleset: RuleSet) -> list[Finding]:
     for rule in ruleset.for_release(settings.release.version):
         if written.isdisjoint(rule.span_paths):
             continue  # the fast form of the next test
-        if not any(p not in settings.defaulted and settings.span(p) for p in rule.flags):
+        if not any(p not in settings.defaulted and where(rule, p, settings) for p in rule.flags):
             continue  # nothing the file wrote takes part: a finding would have no line (and
             # `violation` would give none), so the schema need not run
         if any(settings.is_opaque(p) for p in rule.flags):

@@ -41,15 +41,19 @@ def render(template: str, settings: Settings, mark_defaults: bool = True) -> str
 def violation(rule: Rule, settings: Settings) -> Finding | None:
     """The finding of a schema rule the settings violate, on the first flag the file wrote
     (the others as related places); None when the file wrote none of them."""
-    located = [(path, settings.span(path)) for path in rule.flags if path not in settings.defaulted]
-    spans = [(path, span) for path, span in located if span is not None]
+    located = [(path, where(rule, path, settings)) for path in rule.flags]
+    spans = [(p, span) for p, span in located if span is not None and p not in settings.defaulted]
     if not spans:
         return None
     primary = spans[0][1]
     related: list[Related] = []
+    top = spans[0][0].partition(".")[0]
+    flag = settings.spans.get(top)
+    if flag is not None and flag != primary:  # a key inside the flag's value: the flag related
+        related.append(Related(flag, f"{settings.label(top)} is given here"))
     for path, span in spans[1:]:
         if span != primary and all(r.span != span for r in related):
-            related.append(Related(span, f"{settings.label(path)} is set here"))
+            related.append(Related(span, f"{_named(path, span, settings)} is set here"))
     message = render(rule.message, settings)
     vllm_error = rule.vllm_error_for(settings.release.version)
     if vllm_error:
@@ -68,6 +72,33 @@ def violation(rule: Rule, settings: Settings) -> Finding | None:
         help_uri=rule.help_uri,
         sites=rule.sites_for(settings.release.version),
     )
+
+
+def _named(path: str, span: Span, settings: Settings) -> str:
+    """A path as users know it; a key at a place of its own inside a flag's value with its
+    key (`--speculative-config num_speculative_tokens`)."""
+    top, _, key = path.partition(".")
+    label = settings.label(path)
+    if key and label == settings.label(top) and span != settings.spans.get(top):
+        return f"{label} {key}"
+    return label
+
+
+def where(rule: Rule, path: str, settings: Settings) -> Span | None:
+    """Where a rule's flag takes part: the keys of its value the rule's schema names, where
+    the file wrote them at places of their own (a JSON value's keys, a `--config` file's nested
+    mapping), else the flag."""
+    inner = [
+        settings.spans[key]
+        for key in rule.nested_paths
+        if key.startswith(path + ".") and key in settings.spans and key not in settings.defaulted
+    ]
+    inner = [span for span in inner if span.path == inner[0].path] if inner else []
+    if not inner:
+        return settings.span(path)
+    first = min(inner, key=lambda s: (s.line, s.col))
+    last = max(inner, key=lambda s: (s.end_line, s.end_col))
+    return first._replace(end_line=last.end_line, end_col=last.end_col)
 
 
 def from_problem(problem: Problem) -> Finding:
@@ -89,6 +120,7 @@ def from_problem(problem: Problem) -> Finding:
         release=release,
         help_uri=rule.help_uri,
         autofix=problem.autofix,
+        related=problem.related,
         sites=(problem.site,) if problem.site else (),
         generic=bool(problem.site),
     )

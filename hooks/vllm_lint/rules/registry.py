@@ -95,7 +95,33 @@ class Rule:
     def span_paths(self) -> frozenset[str]:
         """The rule's flags and every parent of them: `Settings.span(flag)` finds a span only
         if one of these paths has one, so a file that wrote none of them skips the rule."""
-        return frozenset(p.rsplit(".", n)[0] for p in self.flags for n in range(p.count(".") + 1))
+        named = (*self.flags, *self.nested_paths)  # `--x.key v` writes only the key's path
+        return frozenset(p.rsplit(".", n)[0] for p in named for n in range(p.count(".") + 1))
+
+    @cached_property
+    def nested_paths(self) -> tuple[str, ...]:
+        """The keys inside a flag's value that the rule's schema names (`speculative_config.
+        tensor_parallel_size`), in the schema's order: a finding points at the ones written
+        rather than at the whole flag (rules/findings.py)."""
+        found: dict[str, None] = {}
+        stack: list[tuple[Any, str]] = [(self.rejects, "")]
+        while stack:
+            node, prefix = stack.pop(0)
+            if isinstance(node, list):
+                stack += [(item, prefix) for item in node]
+            elif isinstance(node, Mapping):
+                for key, inner in node.items():
+                    if key == "properties" and isinstance(inner, Mapping):
+                        for name, schema in inner.items():
+                            path = f"{prefix}.{name}" if prefix else str(name)
+                            if prefix:
+                                found.setdefault(path, None)
+                            stack.append((schema, path))
+                    elif key in ("required", "const", "enum", "compare"):
+                        continue  # names and values, not schemas
+                    elif isinstance(inner, (Mapping, list)):
+                        stack.append((inner, prefix))
+        return tuple(found)
 
     @cached_property  # read for every finding: computed once per rule
     def help_uri(self) -> str:

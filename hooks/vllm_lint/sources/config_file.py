@@ -162,4 +162,7 @@ def _configmap_argv(
         words = argv_of(inner, inner.documents[0])
     except yaml.YamlError as exc:  # merge keys or aliases past the expansion limit
         return [], [problem("VL901", config.span, problem=f"YAML: {exc}")]
-    return [Token(t.text, remap(t.span), t.opaque) for t in words], []
+    return [
+        Token(t.text, remap(t.span), t.opaque, tuple((k, remap(w)) for k, w in t.parts))
+        for t in words
+    ], []

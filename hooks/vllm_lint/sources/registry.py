@@ -112,7 +112,22 @@ def extract(
 ) -> Extracted:
     """Every launch of a decoded file. `catalog` gives the flag catalog of the release the
     file is read for: it decides whether a standalone YAML file is a vLLM config file; `root`
-    bounds the other files a reader may read (a Dockerfile's entrypoint script)."""
+    bounds the other files a reader may read (a Dockerfile's entrypoint script). Each JSON
+    word is given where its keys are written (`json_parts`), whichever reader found it."""
+    from vllm_lint.sources.json_parts import located
+
+    found = _extract(path, text, kind, catalog, root)
+    found.invocations = located(found.invocations, path, text)
+    return found
+
+
+def _extract(
+    path: str,
+    text: str,
+    kind: Kind,
+    catalog: Callable[[], Catalog],
+    root: Path | None = None,
+) -> Extracted:
     if kind is Kind.UNDECIDED:
         kind = kind_for(path, text[:512].encode("utf-8", "replace"))
     if kind is Kind.YAML:

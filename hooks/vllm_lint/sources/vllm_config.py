@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from vllm_lint.argv.catalog import Catalog
-from vllm_lint.model import Invocation, Token
+from vllm_lint.model import Invocation, Span, Token
 from vllm_lint.read.yaml import (
     YamlError,
     YamlFile,
@@ -40,7 +40,7 @@ def argv_of(yf: YamlFile, document: Any) -> list[Token]:
                 text = json.dumps(to_python(value))
             except YamlError:
                 text = "{}"
-            words += [flag, Token(text, span(yf, value))]
+            words += [flag, Token(text, span(yf, value), parts=tuple(_parts(yf, value, "")))]
         elif is_sequence(value):
             words.append(flag)
             words += [token(yf, item) for item in value.value if not is_mapping(item)]
@@ -53,6 +53,22 @@ def argv_of(yf: YamlFile, document: Any) -> list[Token]:
             elif data is not None:
                 words += [flag, token(yf, value)]
     return words
+
+
+def _parts(yf: YamlFile, mapping: Any, prefix: str) -> Iterator[tuple[str, Span]]:
+    """Where each key of a nested mapping is written, dotted as in the JSON value it becomes:
+    a key and its scalar value, or the key alone above a mapping or a list."""
+    for key, key_node, value in items(mapping):
+        path = f"{prefix}.{key}" if prefix else str(key)
+        where = span(yf, key_node)
+        if is_mapping(value):
+            yield path, where
+            yield from _parts(yf, value, path)
+        elif is_sequence(value):
+            yield path, where
+        else:
+            end = span(yf, value)
+            yield path, where._replace(end_line=end.end_line, end_col=end.end_col)
 
 
 def looks_like_config(yf: YamlFile, cat: Catalog) -> bool:

@@ -1,0 +1,2 @@
+#!/bin/sh
+vllm serve meta-llama/Llama-3.1-8B-Instruct --config config.yaml
