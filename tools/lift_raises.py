@@ -81,7 +81,8 @@ class Unliftable(Exception):
 class Fields:
     """How a release's config fields map to the document paths of the effective settings."""
 
-    flags: set[str]  # document keys of the release's flags
+    flags: dict[str, str]  # document keys of the release's flags -> their type
+    choices: dict[str, list[Any]]  # document keys of flags with choices -> them
     by_field: dict[str, str]  # "Class.field" -> document key of the one flag that sets it
     json_class: dict[str, str]  # class of a JSON flag -> its document key
     classes: dict[str, Any]  # validation "classes"
@@ -90,7 +91,16 @@ class Fields:
     @classmethod
     def of(cls, release: str, validation: dict[str, Any] | None) -> Fields:
         catalog = release_data.load_in(FLAGS, release) or {"flags": {}}
-        flags = {f[2:].replace("-", "_") for f in catalog["flags"] if f.startswith("--")}
+        flags = {
+            f[2:].replace("-", "_"): str(spec.get("type", ""))
+            for f, spec in catalog["flags"].items()
+            if f.startswith("--")
+        }
+        choices = {
+            f[2:].replace("-", "_"): spec["choices"]
+            for f, spec in catalog["flags"].items()
+            if f.startswith("--") and isinstance(spec.get("choices"), list)
+        }
         by_field: dict[str, str] = {}
         seen: dict[str, int] = {}
         json_class: dict[str, str] = {}
@@ -104,24 +114,29 @@ class Fields:
             classes = validation.get("classes", {})
         # a field two flags set (an alias and its new name) has no one path
         by_field = {k: v for k, v in by_field.items() if seen[k] == 1 and v in flags}
-        return cls(flags, by_field, json_class, classes)
+        return cls(flags, choices, by_field, json_class, classes)
 
     def record(self, owner: str, name: str) -> dict[str, Any] | None:
         return self.classes.get(owner, {}).get("fields", {}).get(name)
 
-    def path(self, owner: str, name: str) -> tuple[str, Any] | None:
-        """(document path, class default or NO_DEFAULT) of `owner.name`, or None."""
+    def path(self, owner: str, name: str) -> tuple[str, Any, str] | None:
+        """(document path, class default or NO_DEFAULT, type) of `owner.name`, or None."""
         if owner == "EngineArgs":
-            return (name, NO_DEFAULT) if name in self.flags else None
+            return (name, NO_DEFAULT, self.flags[name]) if name in self.flags else None
         rec = self.record(owner, name)
         if rec is None or "rewritten" in rec or rec.get("init") is False or "skip" in rec:
             return None
         top = self.by_field.get(f"{owner}.{name}")
         json_key = self.json_class.get(owner)
+        kind = str(rec.get("type", ""))
+        if isinstance(rec.get("values"), list):
+            kind = json.dumps(rec["values"])  # a Literal: its values
         if top is not None and json_key is None:
-            return top, NO_DEFAULT
+            if top in self.choices:
+                kind = json.dumps(self.choices[top])
+            return top, NO_DEFAULT, kind
         if json_key is not None and top is None:
-            return f"{json_key}.{name}", rec.get("default", NO_DEFAULT)
+            return f"{json_key}.{name}", rec.get("default", NO_DEFAULT), kind
         return None  # no flag sets it, or two ways do (which wins is vLLM's code)
 
     def sub_class(self, attribute: str) -> str | None:
@@ -149,6 +164,7 @@ class Context:
     locals: dict[str, ast.expr] = field(default_factory=dict)
     own_stores: set[str] = field(default_factory=set)  # `self.x = ` anywhere in the class
     paths: set[str] = field(default_factory=set)
+    types: dict[str, str] = field(default_factory=dict)
     depth: int = 0
 
 
@@ -224,11 +240,12 @@ def lift_expr(node: ast.expr, ctx: Context) -> list[Any]:
         ctx.depth -= 1
 
 
-def _field(path: tuple[str, Any], ctx: Context, name: str, stores: set[str]) -> list[Any]:
+def _field(path: tuple[str, Any, str], ctx: Context, name: str, stores: set[str]) -> list[Any]:
     if name in stores:
         # vLLM's code assigns it: the value at the site may not be the one the flag gave
         raise Unliftable("a field vLLM's code assigns")
     ctx.paths.add(path[0])
+    ctx.types[path[0]] = path[2]
     return ["f", path[0]] if path[1] == NO_DEFAULT else ["f", path[0], path[1]]
 
 
@@ -286,7 +303,8 @@ def _attribute(node: ast.Attribute, ctx: Context) -> list[Any]:
         return _field(found, ctx, node.attr, ctx.own_stores)
     if isinstance(base, ast.Name) and ctx.args_param and base.id == ctx.args_param:
         if node.attr in ctx.fields.flags:
-            return _field((node.attr, NO_DEFAULT), ctx, node.attr, ctx.fields.stored)
+            found = (node.attr, NO_DEFAULT, ctx.fields.flags[node.attr])
+            return _field(found, ctx, node.attr, ctx.fields.stored)
         raise Unliftable("not a flag")
     if (
         ctx.owner == "VllmConfig"
@@ -513,6 +531,7 @@ class Lifted:
     message: str
     condition: list[Any]
     paths: list[str]
+    types: dict[str, str]
 
 
 def lift_site(
@@ -557,7 +576,9 @@ def lift_site(
         if found is not None and found[0] in ctx.paths:
             return "a field assigned before the site"
     condition = parts[0] if len(parts) == 1 else ["and", *parts]
-    return Lifted(site.file, site.line, site.function, site.message, condition, sorted(ctx.paths))
+    return Lifted(
+        site.file, site.line, site.function, site.message, condition, sorted(ctx.paths), ctx.types
+    )
 
 
 # --------------------------------------------------------------------------
@@ -611,6 +632,7 @@ def merge(per_release: dict[str, dict[tuple[str, int], Any]]) -> list[dict[str, 
                     "message": lifted.message,
                     "condition": lifted.condition,
                     "paths": lifted.paths,
+                    "types": lifted.types,
                     "releases": [],
                     "lines": {},
                 },
@@ -672,6 +694,28 @@ def dropped_ids() -> dict[str, str]:
     return dict(json.loads(OUT.read_text(encoding="utf-8")).get("dropped", {}))
 
 
+def verified_ids() -> dict[str, list[str]]:
+    """The oracle releases that verified each entry (key -> releases), from the shipped file
+    (`tools/conformance/lifted.py` writes them)."""
+    if not OUT.is_file():
+        return {}
+    entries = json.loads(OUT.read_text(encoding="utf-8"))["entries"]
+    return {entry_key(e): e["verified"] for e in entries if e.get("verified")}
+
+
+def kept(
+    entries: list[dict[str, Any]], dropped: dict[str, str], verified: dict[str, list[str]]
+) -> list[dict[str, Any]]:
+    """The entries less those the oracle contradicted, with what verified the others,
+    numbered."""
+    out = [e for e in entries if entry_key(e) not in dropped]
+    for i, entry in enumerate(out):
+        entry["id"] = f"L{i + 1:04d}"
+        if entry_key(entry) in verified:
+            entry["verified"] = verified[entry_key(entry)]
+    return out
+
+
 def entry_key(entry: dict[str, Any]) -> str:
     return f"{entry['file']}|{entry['function']}|{json.dumps(entry['condition'], sort_keys=True)}"
 
@@ -686,7 +730,8 @@ def main(argv: list[str] | None = None) -> int:
     ns = ap.parse_args(argv)
     releases = ns.releases or coverage_releases()
     per = lift_all(releases, ns.src_dir, ns.cache_dir, not ns.no_download)
-    text = render(merge(per), dropped_ids())
+    dropped = dropped_ids()
+    text = render(kept(merge(per), dropped, verified_ids()), dropped)
     if ns.check:
         if OUT.read_text(encoding="utf-8") != text:
             print(f"stale: {OUT} (run python -m tools.lift_raises)", file=sys.stderr)
