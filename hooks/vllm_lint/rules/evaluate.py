@@ -128,4 +128,18 @@ def evaluate(settings: Settings, ruleset: RuleSet) -> list[Finding]:
             finding = violation(rule, settings)
             if finding is not None:
                 findings.append(finding)
-    return findings
+    return findings + _lifted(settings, ruleset)
+
+
+def _lifted(settings: Settings, ruleset: RuleSet) -> list[Finding]:
+    """The refusals lifted from vLLM's source (rules/lifted.py) that hold, less the sites a
+    rule of the run cites for the release: that rule reports them."""
+    from vllm_lint.rules import lifted
+    from vllm_lint.rules.findings import from_problems
+
+    release = settings.release.version
+
+    def claimed() -> set[str]:
+        return {site for rule in ruleset.for_release(release) for site in rule.sites_for(release)}
+
+    return from_problems(lifted.problems(settings, claimed))
