@@ -172,8 +172,9 @@ def problems(settings: Settings, claimed: Callable[[], set[str]]) -> list[Proble
         site = site_of(entry, release)
         if site in claimed():
             continue
+        # two keys of one JSON flag are labelled by the flag once
         written = ", ".join(
-            settings.label(p) for p in entry["paths"] if p not in settings.defaulted
+            dict.fromkeys(settings.label(p) for p in entry["paths"] if p not in settings.defaulted)
         )
         out.append(
             Problem(
