@@ -245,7 +245,10 @@ def _configs(ns: argparse.Namespace) -> Configs:
         if ns.config is not None:
             path = Path(ns.config)
             if not path.is_file():
-                raise UsageError(f"{ns.config}: no such configuration file")
+                # a named file may live anywhere (the user chose it), but only a regular one
+                # is read: a FIFO or /dev/zero would block or never end
+                what = "not a regular file" if path.exists() else "no such configuration file"
+                raise UsageError(f"{ns.config}: {what}")
             return Configs(fixed=load(path), adjust=adjust)
         return Configs(discover=not ns.no_config, adjust=adjust)
     except ConfigError as exc:

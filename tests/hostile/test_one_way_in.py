@@ -117,3 +117,26 @@ def test_the_quick_path_declines_a_configuration_linked_out_of_the_repo(tmp_path
     os.symlink(outside / "pyproject.toml", root / "pyproject.toml")
     error = r"pyproject\.toml: cannot read: outside the linted folder"
     lint(root, "notes.md", error=error)  # as the whole program says, not "All clean"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder", "missing"])
+def test_a_named_config_that_is_not_a_regular_file_is_one_line(tmp_path: Path, kind: str) -> None:
+    """`--config FILE` may name a file outside the repo (the user chose it, as with ruff), but
+    only a regular file is read: a FIFO would block, /dev/zero never end."""
+    root, outside = _repo(tmp_path)
+    target = outside / "c.yaml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dev-zero":
+        target = Path("/dev/zero")
+    elif kind == "folder":
+        target.mkdir()
+    why = "no such configuration file" if kind == "missing" else "not a regular file"
+    lint(root, "--config", str(target), ".", error=f"{why}")
+
+
+def test_a_named_config_outside_the_repo_is_read(tmp_path: Path) -> None:
+    root, outside = _repo(tmp_path)
+    (outside / "c.yaml").write_text("ignore: [VL008]\n")
+    assert "VL008" in lint(root, *ARGS, ".").out
+    assert "VL008" not in lint(root, *ARGS, "--config", str(outside / "c.yaml"), ".").out
