@@ -585,11 +585,14 @@ class Lexer:
             if ch == "{" and text.startswith("{{", i):
                 i = self._template(i, word)
                 continue
-            if ch == "{" and (text.startswith("{%", i) or text.startswith("{#", i)):
-                # a Jinja statement or comment (`{% if %}`): rendered away, never a word
+            if ch == "{" and text.startswith(("{%", "{#"), i) and text[i + 2 : i + 3] != "}":
+                # a Jinja statement or comment (`{% if %}`): rendered away, never a word. One
+                # that is never closed is text (`{#}` and `{%}` are GNU parallel's job number
+                # and slot), or the rest of the file would be lost with it.
                 close = text.find("%}" if text[i + 1] == "%" else "#}", i + 2)
-                i = n if close < 0 else close + 2
-                continue
+                if close >= 0:
+                    i = close + 2
+                    continue
             if ch == TEMPLATE_MARK or i in self._unknown:
                 word.unknown()
             word.add(ch, self._point(i))
