@@ -17,11 +17,11 @@ from jsonschema import Draft202012Validator
 from vllm_lint import config
 from vllm_lint.argv import catalog
 from vllm_lint.effective.settings import Settings
+from vllm_lint.fastschema import compile_schema
 from vllm_lint.options import Options
 from vllm_lint.pipeline import command_line_invocation, settings_of
 from vllm_lint.rules import registry as rules
 from vllm_lint.rules.evaluate import compare_holds, validator_class
-from vllm_lint.rules.fastschema import compile_schema
 from vllm_lint.rules.registry import Rule
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -448,7 +448,7 @@ def schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _fast_check() -> Callable[[Any], bool] | None:
-    from vllm_lint.rules.fastschema import compile_schema
+    from vllm_lint.fastschema import compile_schema
 
     return compile_schema(schema())
 

@@ -47,11 +47,11 @@ def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> I
 def _pattern_keyword(
     searches: dict[str, Callable[[str], bool]],
 ) -> Callable[[Any, Any, Any, Any], Iterable[Any]]:
-    """`pattern`, searched in linear time (rules/regex.py) rather than by backtracking `re`;
+    """`pattern`, searched in linear time (linear_regex.py) rather than by backtracking `re`;
     each pattern compiled once into `searches` (the validator's own: no module keeps them)."""
     from jsonschema import ValidationError
 
-    from vllm_lint.rules.regex import compile_search
+    from vllm_lint.linear_regex import compile_search
 
     def keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterable[Any]:
         if not isinstance(instance, str):
@@ -68,7 +68,7 @@ def _pattern_keyword(
 def validator_class() -> Any:
     """Draft 2020-12 with the `compare` keyword: what a rule's `rejects` is written in;
     `pattern` runs in linear time. One class per rule that needs it (few: most rules take
-    the fast path of rules/fastschema.py), which holds that rule's compiled patterns."""
+    the fast path of fastschema.py), which holds that rule's compiled patterns."""
     from jsonschema import Draft202012Validator, validators
 
     keywords = {"compare": _compare_keyword, "pattern": _pattern_keyword({})}
@@ -99,7 +99,7 @@ def _check(rule: Rule) -> Callable[[Any], bool]:
 
 
 def _compile(rule: Rule) -> Callable[[Any], bool]:
-    from vllm_lint.rules.fastschema import compile_schema
+    from vllm_lint.fastschema import compile_schema
 
     check = compile_schema(rule.rejects, compare_holds)
     if check is not None:

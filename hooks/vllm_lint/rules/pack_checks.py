@@ -9,7 +9,7 @@ must not make the linter fetch, read or loop:
   are refused;
 - no chain of references returns to where it started without descending into the value (it
   would recurse until Python's stack runs out);
-- every `pattern` can be searched in linear time (rules/regex.py); `patternProperties`, which
+- every `pattern` can be searched in linear time (linear_regex.py); `patternProperties`, which
   jsonschema matches with Python's backtracking `re` in several places, is refused.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
-from vllm_lint.rules.regex import UnsupportedPattern, compile_search
+from vllm_lint.linear_regex import UnsupportedPattern, compile_search
 
 # Keywords whose subschemas apply to the same value (not to a member or an item of it): a
 # reference cycle through these alone never ends.

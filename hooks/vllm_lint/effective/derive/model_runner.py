@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from vllm_lint.effective.derive import feature_lists
 from vllm_lint.effective.derive.values import (
     Derived,
     Put,
     Release,
-    int_value,
 )
 from vllm_lint.effective.settings import Settings
 
@@ -149,96 +149,8 @@ def _v2_forced(settings: Settings, release: tuple[int, int, int]) -> tuple[str, 
 
 
 def derive_model_runner_features(settings: Settings, release: Release, put: Put) -> None:
-    """Flag-decided entries of the lists VllmConfig._validate_v2_model_runner (0.20-0.33) and
-    _validate_v1_model_runner (0.29-0.33) refuse, in vLLM's order and wording; entries that
-    hang on the model (hybrid, diffusion, logits processors, drafts) are not judged."""
-    pcp = (int_value(settings, "prefill_context_parallel_size") or 1) > 1
-    pp = (int_value(settings, "pipeline_parallel_size") or 1) > 1
-    launcher = settings.get("distributed_executor_backend") == "external_launcher"
-    v2: list[tuple[str, str]] = []
-    # 0.26-0.28 run PCP on V2 for MLA models (vllm.py:2375 in 0.28): that hangs on the model
-    if (0, 20, 0) <= release < (0, 26, 0) and pcp:
-        v2.append(("prefill context parallelism", "prefill_context_parallel_size"))
-    if (0, 24, 0) <= release < (0, 34, 0) and pp and launcher:
-        v2.append(("pipeline parallelism with external_launcher", "pipeline_parallel_size"))
-    spec_method = _v2_unsupported_spec(settings.get("derived.spec_method"), release)
-    if spec_method:
-        v2.append((spec_method, "speculative_config"))
-    if (0, 20, 0) <= release < (0, 30, 0) and settings.get("enable_dbo") is True:
-        v2.append(("dual batch overlap", "enable_dbo"))
-    # 0.30-0.33: with VLLM_USE_V2_MODEL_RUNNER set, microbatching on V2 lists what it cannot
-    # combine with (_get_dbo_unsupported_features); unset, vLLM picks V1 for it instead.
-    dbo = _dbo_unsupported(settings, release)
-    if (0, 30, 0) <= release < (0, 34, 0) and settings.get("env.VLLM_USE_V2_MODEL_RUNNER"):
-        v2 += dbo
-    if release >= (0, 34, 0) and dbo:
-        put("runner_dbo_unsupported", ", ".join(f for f, _ in dbo), *(p for _, p in dbo))
-    if (0, 24, 0) <= release < (0, 32, 0) and settings.get("enable_elastic_ep") is True:
-        v2.append(("elastic expert parallelism", "enable_elastic_ep"))
-    if (0, 20, 0) <= release < (0, 30, 0) and settings.get("kv_sharing_fast_prefill") is True:
-        v2.append(("KV sharing fast prefill", "kv_sharing_fast_prefill"))
-    if v2:
-        put("v2_runner_unsupported", ", ".join(f for f, _ in v2), *(p for _, p in v2))
-    v1: list[tuple[str, str]] = []
-    if (0, 29, 0) <= release < (0, 34, 0):
-        spec = settings.get("speculative_config")
-        spec = spec if isinstance(spec, dict) else {}
-        if pcp:
-            v1.append(("prefill context parallel", "prefill_context_parallel_size"))
-        if release >= (0, 31, 0) and pp and settings.get("async_scheduling") is True:
-            v1.append(("pipeline parallelism with async scheduling", "async_scheduling"))
-        if spec.get("method") == "dspark":
-            v1.append(("dspark speculative decoding", "speculative_config"))
-        if spec.get("enable_adaptive_verification") is True:
-            v1.append(("adaptive draft verification", "speculative_config"))
-        if settings.get("enable_batch_sharded_sampling") is True:
-            v1.append(("batch-sharded sampling", "enable_batch_sharded_sampling"))
-    if v1:
-        put("v1_runner_unsupported", ", ".join(f for f, _ in v1), *(p for _, p in v1))
-
-
-def _v2_unsupported_spec(method: object, release: Release) -> str | None:
-    """Model Runner V2's entry for a settled speculative method (derived.spec_method):
-    0.20-0.21 run only eagle, eagle3 and mtp (vllm.py:1799 in 0.20); 0.22-0.29 name ngram and
-    ngram_gpu together and refuse suffix and custom_class by name (vllm.py:2398-2407 in
-    0.28, :2565-2574 in 0.29); 0.30-0.31 refuse ngram, ngram_gpu, suffix and custom_class
-    (vllm.py:2839 in 0.30, :3074 in 0.31), 0.32-0.33 only suffix and custom_class (vllm.py:2928
-    in 0.32, :3067 in 0.33)."""
-    if not isinstance(method, str) or not (0, 20, 0) <= release < (0, 34, 0):
-        return None
-    by_name = f"speculative method '{method}'"
-    if release < (0, 22, 0):
-        return by_name
-    if release < (0, 30, 0):
-        return "ngram/ngram_gpu speculative decoding" if method.startswith("ngram") else by_name
-    if release < (0, 32, 0) or method in ("suffix", "custom_class"):
-        return by_name
-    return None
-
-
-def _dbo_unsupported(settings: Settings, release: Release) -> list[tuple[str, str]]:
-    """The flag-decided entries of VllmConfig._get_dbo_unsupported_features when microbatching
-    (--enable-dbo or --ubatch-size > 1), in vLLM's order: 0.30-0.33 (vllm.py:2999 in 0.30,
-    :3222 in 0.33) and 0.34, which runs drafts whole and names only prefill context
-    parallelism (vllm.py:3378). Hybrid and multimodal models hang on the model; the
-    PIECEWISE cudagraph check on what vLLM makes of the compilation config: not judged."""
-    if release < (0, 30, 0) or settings.get("derived.ubatching") is not True:
-        return []
-    pp = (int_value(settings, "pipeline_parallel_size") or 1) > 1
-    pcp = (int_value(settings, "prefill_context_parallel_size") or 1) > 1
-    dcp = (int_value(settings, "decode_context_parallel_size") or 1) > 1
-    found: list[tuple[str, str]] = []
-    if settings.get("enable_lora") is True:
-        found.append(("dual batch overlap with LoRA", "enable_lora"))
-    if release < (0, 34, 0) and settings.get("derived.spec") is True:
-        found.append(("dual batch overlap with speculative decoding", "speculative_config"))
-    if pp:
-        found.append(("dual batch overlap with pipeline parallelism", "pipeline_parallel_size"))
-    if release < (0, 34, 0) and (pcp or dcp):
-        source = "prefill_context_parallel_size" if pcp else "decode_context_parallel_size"
-        found.append(("dual batch overlap with context parallelism", source))
-    if release >= (0, 34, 0) and pcp:
-        found.append(
-            ("dual batch overlap with prefill context parallelism", "prefill_context_parallel_size")
-        )
-    return found
+    """The flag-decided lists VllmConfig._validate_v2_model_runner (0.20-0.33),
+    _validate_v1_model_runner (0.29-0.33) and, from 0.34, _get_dbo_unsupported_features refuse,
+    in vLLM's order and wording (schemas/feature-lists.json)."""
+    for name in ("v2_runner_unsupported", "runner_dbo_unsupported", "v1_runner_unsupported"):
+        feature_lists.put_list(name, settings, release, put)

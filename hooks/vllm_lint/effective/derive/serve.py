@@ -152,8 +152,13 @@ def derive_dp_launch(settings: Settings, release: Release, put: Put) -> None:
     external = external_flag or rank is not None
     lb_sources = ("data_parallel_external_lb", "data_parallel_rank", "data_parallel_hybrid_lb")
     put("dp_external_requested", external, *lb_sources)
+    # The rank and the local size as given or inferred (before any default): VL221 and VL223
+    # say in their schemas what vLLM refuses when one is missing.
+    if rank is not None:
+        put("dp_rank_known", rank, "data_parallel_rank", "nnodes", "node_rank")
+    if local is not None:
+        put("dp_size_local_known", local, "data_parallel_size_local", "nnodes")
     if external:
-        put("dp_rank_missing", rank is None, "data_parallel_external_lb")
         if rank is None or local not in (1, None):
             return
         local_eff, rank_eff, hybrid = 1, rank, False
@@ -174,8 +179,7 @@ def derive_dp_launch(settings: Settings, release: Release, put: Put) -> None:
         if local_eff == dp:  # "Disable hybrid LB mode if set for a single node"
             hybrid = False
     else:
-        put("dp_hybrid_without_local", hybrid, "data_parallel_hybrid_lb")
-        if hybrid:
+        if hybrid:  # vLLM refuses: VL223
             return
         span_pack = (
             release >= (0, 11, 2)

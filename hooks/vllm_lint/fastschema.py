@@ -180,7 +180,7 @@ def _keyword(key: str, arg: Any, compare: Compare | None) -> Predicate:
         each = _compile(arg, compare)
         return lambda v: not isinstance(v, list) or all(map(each, v))
     if key == "pattern" and isinstance(arg, str):
-        from vllm_lint.rules.regex import UnsupportedPattern, compile_search
+        from vllm_lint.linear_regex import UnsupportedPattern, compile_search
 
         try:  # jsonschema searches, unanchored; here in linear time whatever the pattern
             found = compile_search(arg)
