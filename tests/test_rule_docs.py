@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from tools.cases import rules_reference
 
@@ -14,6 +15,12 @@ from vllm_lint.rules.docs import reference
 DOCS = REPO / "docs" / "rules.md"
 
 
+@cache
+def _reference() -> str:
+    """The reference without example outputs, made once for the tests that read it (~3 s)."""
+    return reference()
+
+
 def test_docs_are_current() -> None:
     assert DOCS.read_text(encoding="utf-8") == rules_reference(), (
         "docs/rules.md is stale: run `python -m tools.cases docs`"
@@ -21,7 +28,7 @@ def test_docs_are_current() -> None:
 
 
 def test_every_rule_has_one_section_with_the_fixed_layout() -> None:
-    text = reference()
+    text = _reference()
     ids = {r.id for r in rules.builtin_rules()}
     headings = re.findall(r"^## (\S+) ", text, re.MULTILINE)
     assert sorted(headings) == sorted(ids)
@@ -42,7 +49,7 @@ def test_every_rule_has_one_section_with_the_fixed_layout() -> None:
 
 
 def test_table_links_to_every_section() -> None:
-    text = reference()
+    text = _reference()
     for rule in rules.builtin_rules():
         anchor = f"{rule.id.lower()}-{rule.slug}"
         assert f"(#{anchor})" in text
@@ -54,7 +61,7 @@ def test_explain_prints_the_section_of_its_variants() -> None:
     assert run.code == 0
     assert run.out.startswith("## VL217 dp-lb-modes-exclusive")
     assert run.out.count("### VL217:") == len(rules.BUILTIN.variants("VL217")) == 3
-    assert run.out.strip() in reference()
+    assert run.out.strip() in _reference()
 
 
 def test_explain_unknown_rule_is_a_one_line_error() -> None:
