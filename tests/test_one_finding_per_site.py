@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from vllm_lint.pipeline import check_command_line, check_python
 from vllm_lint.rules import registry as rules
 from vllm_lint.rules.findings import one_per_site
 from vllm_lint.rules.registry import Rule
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _examples() -> Iterator[tuple[Rule, dict[str, Any], str]]:
@@ -168,3 +171,38 @@ def test_a_rules_sites_are_the_line_it_cites_for_the_release(
     assert Rule({**entry, "source": source}, "").sites_for(release) == expected
     preempting = Rule({**entry, "source": source, "preempts": ["A.b"]}, "")
     assert preempting.sites_for(release) == (*expected, "field:A.b")
+
+
+# The corpora of real files and the bundled examples, each repository folder linted as its
+# own root (as a user lints their repo): every finding reported, across the file's launches.
+_CORPORA = ("examples", "tests/corpus/real-world", "tests/corpus/shapes", "tests/corpus/docs")
+
+
+def _roots() -> Iterator[Path]:
+    for corpus in _CORPORA:
+        folder = ROOT / corpus
+        if corpus == "examples":
+            yield folder
+            continue
+        yield from sorted(p for p in folder.iterdir() if p.is_dir())
+    yield ROOT / "tests/corpus/python"
+
+
+@pytest.mark.slow
+def test_no_span_in_the_corpora_and_examples_carries_two_findings_for_one_site() -> None:
+    from vllm_lint.files.collect import expand
+    from vllm_lint.options import Options
+    from vllm_lint.pipeline import lint_paths, reported
+
+    doubles: list[str] = []
+    found = with_sites = 0
+    for root in _roots():
+        options = Options(root=root)
+        findings = reported(lint_paths(expand([str(root)], root), options), options)
+        found += len(findings)
+        with_sites += sum(1 for f in findings if f.sites)
+        doubles += [f"{root.name}: {d}" for d in _doubles(findings)]
+    # ~200 findings, 5 of them from rules with sites (the corpora are mostly clean launches;
+    # most findings are the grammar's, which stand for argparse, not a raise site)
+    assert found > 100 and with_sites >= 5, f"the scan is broken: {found}, {with_sites}"
+    assert not doubles, "\n".join(doubles)
