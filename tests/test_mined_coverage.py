@@ -380,12 +380,44 @@ def test_coverage_records() -> None:
     for release, data in coverage_files().items():
         s = data["summary"]
         assert s["sites"] == len(data["sites"])
-        assert s["sites"] == s["rule"] + s["mined"] + s["reason"] + s["uncovered"], release
+        covered = s["rule"] + s["mined"] + s["lifted"] + s["reason"]
+        assert s["sites"] == covered + s["uncovered"], release
         for site in data["sites"] + data["warnings"]:
-            assert site["cover"] in {"rule", "mined", "reason", "uncovered"}
+            assert site["cover"] in {"rule", "mined", "lifted", "reason", "uncovered"}
             assert set(site.get("rules", [])) <= rule_ids, (release, site)
             assert (site["cover"] == "rule") == bool(site.get("rules"))
             assert (site["cover"] == "reason") == bool(site.get("reason"))
+
+
+def test_the_lifted_cover_is_current_with_schemas_lifted_json() -> None:
+    """`python -m tools.mine_raises --relabel` would change nothing: every site a shipped
+    lifted entry judges is `lifted`, and no other."""
+    for release, data in coverage_files().items():
+        relabelled = json.loads(json.dumps(data))
+        mine_raises.relabel_lifted(relabelled, mine_raises.lifted_sites(data["release"]))
+        assert relabelled == data, f"{release}: run python -m tools.mine_raises --relabel"
+    lifted = [s for s in coverage_files()["0.34.0"]["sites"] if s["cover"] == "lifted"]
+    assert ("vllm/config/attention.py", 247) in {(s["file"], s["line"]) for s in lifted}
+
+
+def test_relabel_follows_the_entries_lines_and_ranges(tmp_path: Path) -> None:
+    entry = {"file": "vllm/config/x.py", "lines": {"0.26.0": 10, "0.30.0": 20},
+             "ranges": [["0.26.0", "0.31.0"]], "verified": ["0.28.0"]}  # fmt: skip
+    unverified = dict(entry, file="vllm/config/y.py", verified=None)
+    path = tmp_path / "lifted.json"
+    path.write_text(json.dumps({"entries": [entry, unverified]}), encoding="utf-8")
+    assert mine_raises.lifted_sites("0.28.0", path) == {("vllm/config/x.py", 10)}
+    assert mine_raises.lifted_sites("0.31.0", path) == {("vllm/config/x.py", 20)}
+    assert mine_raises.lifted_sites("0.32.0", path) == set()  # outside its range
+    sites = [
+        {"file": "vllm/config/x.py", "line": 20, "cover": "uncovered"},
+        {"file": "vllm/config/x.py", "line": 30, "cover": "lifted"},  # no entry judges it now
+        {"file": "vllm/config/x.py", "line": 40, "cover": "reason", "reason": "model"},
+    ]
+    data: dict[str, Any] = {"sites": sites}
+    mine_raises.relabel_lifted(data, mine_raises.lifted_sites("0.31.0", path))
+    assert [s["cover"] for s in sites] == ["lifted", "uncovered", "reason"]
+    assert (data["summary"]["lifted"], data["summary"]["uncovered"]) == (1, 1)
 
 
 def test_known_coverage() -> None:

@@ -40,7 +40,13 @@ Coverage of each site, first that applies:
   (``current_platform``, device capability), ``network`` (sockets, ZMQ, Ray), ``package``
   (``pip install``, ``find_spec``), ``runtime`` (a function not run at startup in
   ``vllm/v1/engine``, or a message about a process that failed, died or timed out);
+* ``lifted``: otherwise uncovered, and a shipped entry of schemas/lifted.json (VL600,
+  ``tools/lift_raises.py``; only entries vLLM's own verdicts confirmed) judges its guard in
+  that release;
 * ``uncovered``: none of these.
+
+``--relabel`` recomputes only the ``lifted`` cover from schemas/lifted.json in the files
+already written (no wheel needed: run it after ``tools/lift_raises.py``).
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ from vllm_lint import release_data
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tools" / "coverage"
 DOC = REPO / "docs" / "coverage.md"
+LIFTED = REPO / "schemas" / "lifted.json"
 RULES = REPO / "schemas" / "rules"
 VALIDATION = REPO / "schemas" / "validation"
 FORMAT_VERSION = 1
@@ -724,6 +731,34 @@ def classify(site: Site, release: str, rules: list[RuleRef], validation: Any) ->
         site.cover = "reason" if site.reason else "uncovered"
 
 
+def lifted_sites(release: str, path: Path = LIFTED) -> set[tuple[str, int]]:
+    """(file, line) of every site a shipped lifted entry judges in `release`."""
+    from vllm_lint.release import key
+
+    at = key(release)
+    found = set()
+    for entry in json.loads(path.read_text(encoding="utf-8"))["entries"]:
+        if not entry.get("verified"):
+            continue
+        if not any(key(lo) <= at <= key(hi) for lo, hi in entry["ranges"]):
+            continue
+        lines = sorted(entry["lines"].items(), key=lambda kv: key(kv[0]))
+        line = next((n for rel, n in reversed(lines) if key(rel) <= at), lines[0][1])
+        found.add((entry["file"], line))
+    return found
+
+
+def relabel_lifted(data: dict[str, Any], lifted: set[tuple[str, int]]) -> None:
+    """The `lifted` cover of a release's records: an uncovered site a shipped entry judges is
+    lifted; a lifted one no entry judges any more is uncovered again (rule, mined and reason
+    come first and are left as they are)."""
+    for record in data["sites"]:
+        if record["cover"] in ("uncovered", "lifted"):
+            hit = (record["file"], record["line"]) in lifted
+            record["cover"] = "lifted" if hit else "uncovered"
+    data["summary"] = summarize_records(data["sites"])
+
+
 def mine_release(
     root: Path, release: str, rules: list[RuleRef], validation_dir: Path = VALIDATION
 ) -> dict[str, Any]:
@@ -731,6 +766,10 @@ def mine_release(
     validation = release_data.load_in(validation_dir, release)
     for s in sites + warnings:
         classify(s, release, rules, validation)
+    lifted = lifted_sites(release)
+    for s in sites:
+        if s.cover == "uncovered" and (s.file, s.line) in lifted:
+            s.cover = "lifted"
     sites.sort(key=lambda s: (s.file, s.line))
     warnings.sort(key=lambda s: (s.file, s.line))
     # rule citations for this release that match no site (stale lines, or outside the files)
@@ -787,16 +826,21 @@ def field_constraint_at(root: Path, path: str, line: int) -> str:
 
 
 def summarize(sites: list[Site]) -> dict[str, Any]:
-    c = Counter(s.cover for s in sites)
-    reasons = Counter(s.reason for s in sites if s.cover == "reason")
+    return summarize_records([s.record() for s in sites])
+
+
+def summarize_records(records: list[dict[str, Any]]) -> dict[str, Any]:
+    c = Counter(r["cover"] for r in records)
+    reasons = Counter(r.get("reason", "") for r in records if r["cover"] == "reason")
     return {
-        "sites": len(sites),
+        "sites": len(records),
         "rule": c["rule"],
         "mined": c["mined"],
+        "lifted": c["lifted"],
         "reason": c["reason"],
         "reasons": dict(sorted(reasons.items())),
         "uncovered": c["uncovered"],
-        "rules_covering": len({r for s in sites for r in s.rules}),
+        "rules_covering": len({rule for r in records for rule in r.get("rules", [])}),
     }
 
 
@@ -839,6 +883,8 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
         "- **rule**: a vllm-lint rule of that release cites the site or quotes its message;",
         "- **mined**: the generic check on the mined pydantic constraints",
         "  (`schemas/validation/`) decides it;",
+        "- **lifted**: its guard, lifted from vLLM's source by `tools/lift_raises.py`, is judged",
+        "  by VL600 (`schemas/lifted.json`; only conditions vLLM's own verdicts confirmed);",
         "- **reason**: it hangs on something a deployment file does not say: the model's",
         "  config or weights, the hardware, the network, a missing package, or it runs only",
         "  after startup (requests, engine steps);",
@@ -847,9 +893,9 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
         "",
         "## All releases",
         "",
-        "| release | sites | rule | mined | reason | model | hardware | network | package "
-        "| runtime | uncovered | rules | ignored-setting warnings (rule) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| release | sites | rule | mined | lifted | reason | model | hardware | network "
+        "| package | runtime | uncovered | rules | ignored-setting warnings (rule) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     totals: Counter[str] = Counter()
     for rel in rels:
@@ -861,6 +907,7 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
             s["sites"],
             s["rule"],
             s["mined"],
+            s.get("lifted", 0),
             s["reason"],
             *[reasons.get(r, 0) for r in REASON_ORDER],
             s["uncovered"],
@@ -868,12 +915,13 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
             f"{w['sites']} ({w['rule']})",
         ]
         out.append("| " + " | ".join(str(x) for x in row) + " |")
-        for k in ("sites", "rule", "mined", "reason", "uncovered"):
-            totals[k] += s[k]
+        for k in ("sites", "rule", "mined", "lifted", "reason", "uncovered"):
+            totals[k] += s.get(k, 0)
     out += [
         "",
         f"Over the {len(rels)} releases: {totals['sites']} sites, {totals['rule']} covered by a "
-        f"rule, {totals['mined']} by mined constraints, {totals['reason']} not coverable from "
+        f"rule, {totals['mined']} by mined constraints, {totals['lifted']} lifted from vLLM's "
+        f"source, {totals['reason']} not coverable from "
         f"the files (with a reason), {totals['uncovered']} uncovered.",
         "",
     ]
@@ -881,8 +929,8 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
         if rel not in DOC_RELEASES:
             continue
         data = per_release[rel]
-        out += [f"## {rel}", "", "| file | sites | rule | mined | reason | uncovered |"]
-        out.append("|---|---|---|---|---|---|")
+        out += [f"## {rel}", "", "| file | sites | rule | mined | lifted | reason | uncovered |"]
+        out.append("|---|---|---|---|---|---|---|")
         by_file: dict[str, Counter[str]] = {}
         for site in data["sites"]:
             by_file.setdefault(site["file"], Counter())
@@ -891,13 +939,13 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
         for path in sorted(by_file):
             c = by_file[path]
             out.append(
-                f"| `{path}` | {c['sites']} | {c['rule']} | {c['mined']} | {c['reason']} "
-                f"| {c['uncovered']} |"
+                f"| `{path}` | {c['sites']} | {c['rule']} | {c['mined']} | {c['lifted']} "
+                f"| {c['reason']} | {c['uncovered']} |"
             )
         s = data["summary"]
         out.append(
             f"| **total** | **{s['sites']}** | **{s['rule']}** | **{s['mined']}** "
-            f"| **{s['reason']}** | **{s['uncovered']}** |"
+            f"| **{s.get('lifted', 0)}** | **{s['reason']}** | **{s['uncovered']}** |"
         )
         mirrored = [u for u in data["unmatched_citations"] if u.get("field")]
         if mirrored:
@@ -929,11 +977,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--src-dir", type=Path, default=Path("/tmp/vllm-src"))
     ap.add_argument("--no-download", action="store_true")
     ap.add_argument("--check", action="store_true", help="exit 1 if a file or the page is stale")
+    ap.add_argument(
+        "--relabel",
+        action="store_true",
+        help="recompute only the lifted cover of the files written (no wheel), and the page",
+    )
     ns = ap.parse_args(argv)
     releases = ns.releases or release_list()
     rules = load_rules()
     stale: list[str] = []
-    for rel in releases:
+    for rel in releases if not ns.relabel else ():
         root = ef.ensure_source(rel, ns.cache_dir, ns.src_dir, not ns.no_download)
         text = render(mine_release(root, rel, rules))
         path = ns.out / f"{rel}.json"
@@ -949,6 +1002,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         for p in sorted(ns.out.glob("*.json"))
     }
+    if ns.relabel:
+        for rel, data in per_release.items():
+            relabel_lifted(data, lifted_sites(rel))
+            (ns.out / f"{rel}.json").write_text(render(data), encoding="utf-8")
     doc = render_doc(per_release)
     if ns.check:
         if not ns.doc.is_file() or ns.doc.read_text(encoding="utf-8") != doc:

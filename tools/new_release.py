@@ -16,7 +16,10 @@ Steps, in order (each tool is documented in tools/README.md):
 3. ``python -m tools.mine_validation``, ``python -m tools.mine_envs`` for the release
    (``schemas/validation/``, ``schemas/envs/``; a replaced patch's files are removed);
 4. ``python -m tools.mine_raises`` for the release (``tools/coverage/``) and
-   ``docs/coverage.md``;
+   ``docs/coverage.md``; then ``python -m tools.lift_raises`` over every release (the guards
+   of the sites no rule covers, ``schemas/lifted.json``: a condition is shipped only once
+   vLLM's verdicts confirm it, ``tools/conformance/lifted.py``) and ``python -m
+   tools.mine_raises --relabel`` (the ``lifted`` column of the coverage page);
 5. the conformance verdicts: when the release's oracle environment exists
    (``VLLM_VERSION=X bash ../shared/oracle/setup.sh``), the release joins ``RELEASES`` of
    tools/conformance/cases.py, vLLM is asked about every case not yet recorded (rule examples,
@@ -175,7 +178,10 @@ def todo(release: str, replaced: str | None, removed: list[str]) -> list[str]:
         "  4. Conformance with vLLM itself (docs/conformance.md): without an oracle environment, "
         f"build it (`VLLM_VERSION={release} bash ../shared/oracle/setup.sh`) and run this "
         "command again; then explain every disagreement the report lists (fix the rule or add "
-        "a reason to tools/conformance/known.json).",
+        "a reason to tools/conformance/known.json). Lifted conditions new in "
+        "schemas/lifted.json ship only once vLLM confirms them: `python -m "
+        "tools.conformance.lifted` (tools/README.md), then `python -m tools.lift_raises` and "
+        "`python -m tools.mine_raises --relabel` again.",
         "  5. `python -m pytest` (once), `python -m tools.mine_validation --check`, "
         "`python -m tools.mine_envs --check`, `python -m tools.mine_raises --check`.",
     ]
@@ -220,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     run([py, "tools/extract_flags.py", *common], ns.dry_run)
     for tool in ("tools.mine_validation", "tools.mine_envs", "tools.mine_raises"):
         run([py, "-m", tool, "--releases", release, *common], ns.dry_run)
+    # the lifter writes one file over every release (their sources are unpacked above)
+    run([py, "-m", "tools.lift_raises", *common], ns.dry_run)
+    run([py, "-m", "tools.mine_raises", "--relabel"], ns.dry_run)
     # the Python API of every catalogued release (from the sources extract_flags unpacked)
     run([py, "tools/extract_python_api.py", "--src-dir", str(ns.src_dir)], ns.dry_run)
     if not ns.no_conformance and oracle_ready(release):

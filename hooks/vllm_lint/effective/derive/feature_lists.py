@@ -28,7 +28,7 @@ class _Entry(NamedTuple):
     value: str
     since: Release
     before: Release
-    index: int  # in `features`: its `when` is compiled on first use (_when)
+    number: int  # its place in `features`: its `when` is compiled on first use (_when)
 
 
 class _List(NamedTuple):
@@ -104,14 +104,14 @@ def features(name: str, settings: Settings, release: Release) -> list[Feature] |
         if not entry.since <= release < entry.before:
             continue
         if entry.include:
-            if _when(entry.index)(document):
+            if _when(entry.number)(document):
                 found += features(entry.include, settings, release) or []
             continue
         if entry.path in settings.opaque:
             if spec.opaque_stops:
                 return None
             continue
-        if _when(entry.index)(document):
+        if _when(entry.number)(document):
             text = entry.feature.replace("{value}", str(settings.get(entry.value)))
             found.append((text, entry.path))
             if spec.first:
