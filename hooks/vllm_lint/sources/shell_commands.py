@@ -112,7 +112,12 @@ def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -
     words, points = _skip_alternatives(words, points, command)
     found, i, env, wrapped, pin = skip_wrappers(words, seen)
     if found is not words:  # a launcher rewrote the words (`pm2 start vllm -- serve …`)
-        points = [element_points(w) for w in found]
+        # a word it kept, or rewrote to as many characters, keeps the place of each one
+        place = {w.span: p for w, p in zip(words, points, strict=False)}
+        points = [
+            place[w.span] if len(place.get(w.span, ())) == len(w.text) else element_points(w)
+            for w in found
+        ]
     # a view, not a copy: the exports so far are made into a table only for a launch that
     # reads them (a copy per command grew as the square of a script of exports)
     prefix_env = ChainMap({k: _value_of(t) for k, t in env.items()}, command.exported)  # type: ignore[arg-type]  # read only
@@ -151,6 +156,8 @@ def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -
     if wrapped.kind == "string" and wrapped.string is not None and depth < _MAX_NESTING:
         index = next((k for k, w in enumerate(found) if w is wrapped.string), None)
         same = found is words and index is not None and index < len(command.unknown)
+        if index is None:  # a launcher rewrote the word (`parallel "vllm serve {} …"`)
+            index = next((k for k, w in enumerate(found) if w.span == wrapped.string.span), None)
         yield from _string_command(
             wrapped.string,
             points[index] if index is not None else element_points(wrapped.string),
@@ -211,7 +218,11 @@ def _string_command(
     if not script.text:
         return
     if unknown is None:
-        unknown = frozenset(range(len(script.text))) if script.opaque else frozenset()
+        # an unknown script whose unknown characters are marked (an xargs or parallel
+        # placeholder, a Python f-string's field) is read; the marks are unknown to the lexer
+        marked = script.opaque and TEMPLATE_MARK in script.text
+        every = frozenset(range(len(script.text)))
+        unknown = every if script.opaque and not marked else frozenset()
     if len(unknown) == len(script.text):
         return
     variables: dict[str, VarValue] = {
