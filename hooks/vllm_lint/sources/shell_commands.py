@@ -26,6 +26,7 @@ from vllm_lint.read.shell import (
     Sourcer,
     Value,
     VarValue,
+    drop_gaps,
     element_points,
 )
 from vllm_lint.release import image_evidence
@@ -77,8 +78,25 @@ class ScriptContext:
         self.source = source
 
 
+class _Kept:
+    """Positions of a text some of whose characters were taken out (`drop_gaps`)."""
+
+    def __init__(self, inner: Positions, kept: Sequence[int]) -> None:
+        self.path = inner.path
+        self._inner = inner
+        self._kept = kept
+
+    def at(self, index: int) -> tuple[int, int]:
+        if 0 <= index < len(self._kept):
+            return self._inner.at(self._kept[index])
+        return self._inner.at(self._kept[-1] + 1 if self._kept else 0)
+
+
 def launches_in(text: str, positions: Positions, context: ScriptContext) -> Iterator[Launch]:
     """Every vLLM launch of a script."""
+    kept = drop_gaps(text)
+    if kept is not None:  # lines a template rendering leaves out (read/templates.py)
+        text, positions = "".join(text[k] for k in kept), _Kept(positions, kept)
     lexer = Lexer(
         text,
         positions,
@@ -217,6 +235,14 @@ def _string_command(
     (an unknown `$1` in it) make the words holding them unknown."""
     if not script.text:
         return
+    kept = drop_gaps(script.text)
+    if kept is not None:  # lines a template rendering leaves out (read/templates.py)
+        old = set(unknown) if unknown is not None else None
+        script = Token("".join(script.text[k] for k in kept), script.span, script.opaque)
+        last = script_points[-1] if script_points else None
+        script_points = [script_points[k] if k < len(script_points) else last for k in kept]  # type: ignore[misc]
+        if old is not None:
+            unknown = frozenset(n for n, k in enumerate(kept) if k in old)
     if unknown is None:
         # an unknown script whose unknown characters are marked (an xargs or parallel
         # placeholder, a Python f-string's field) is read; the marks are unknown to the lexer
