@@ -49,6 +49,25 @@ MAX_ALTERNATIVES = 64  # literals a variable was given on different branches
 # Stands in for each character of a template expression (`{{ … }}`, `${var}` of Terraform)
 # that was masked before parsing; a word holding it is opaque.
 TEMPLATE_MARK = "\ue000"
+# Fills a line of a YAML block scalar that a template rendering leaves out (a `{{- if }}` line,
+# a branch not taken): Helm's `{{-` trims the line break before it, so the line vanishes with
+# the break that ends the line above. Scripts read from such a scalar drop it (`drop_gaps`).
+TEMPLATE_GAP = "\ue001"
+_GAPS = re.compile(f"(?:\n[ \t]*)?{TEMPLATE_GAP}[{TEMPLATE_GAP} \t]*")
+
+
+def drop_gaps(text: str) -> list[int] | None:
+    """The indices of `text` kept once every vanished template line is taken out with the
+    line break before it (None: nothing to take out)."""
+    if TEMPLATE_GAP not in text:
+        return None
+    kept: list[int] = []
+    at = 0
+    for match in _GAPS.finditer(text):
+        kept += range(at, match.start())
+        at = match.end()
+    kept += range(at, len(text))
+    return kept
 
 
 class Value(NamedTuple):

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import PurePath
 from typing import NamedTuple
 
-from vllm_lint.read.shell import TEMPLATE_MARK
+from vllm_lint.read.shell import TEMPLATE_GAP, TEMPLATE_MARK
 
 TEMPLATE_SUFFIXES = frozenset({".tpl", ".tftpl", ".tmpl", ".gotmpl", ".j2", ".jinja", ".jinja2"})
 _TF_DIRECTIVE = re.compile(r"%\{~?\s*(if|else|endif|for|endfor)\b[^}]*~?\}")
@@ -148,7 +148,45 @@ def _mask_go(text: str) -> Masked:
         i = last = end
     if dropping:
         _blank(chars, last, n)
-    return Masked(_blank_lone_marks("".join(chars)), "go", first or 1)
+    return Masked(_gap_block_lines(text, _blank_lone_marks("".join(chars))), "go", first or 1)
+
+
+# `key: |`, `- >-`, `args: |2`: a line that opens a YAML block scalar
+_BLOCK_START = re.compile(r"[ \t]*(?:-[ \t]+)*(?:[^#\n]*?:[ \t]+)?[|>][-+0-9]*[ \t]*(?:#.*)?")
+
+
+def _gap_block_lines(text: str, masked: str) -> str:
+    """In a YAML block scalar (a script under `args: - >-` or `command: - |`), a line the mask
+    emptied (a `{{- if }}`, `{{- end }}`, a branch not taken) is not an empty line of the
+    scalar in the rendering: Helm's `{{-` trims the line break before it. Such a line gets
+    TEMPLATE_GAP from the scalar's indentation on, which YAML reads as text and scripts drop
+    with the line break before it (read/shell.drop_gaps), so the flags on both sides stay one
+    command line, at their own lines and columns."""
+    if "{{" not in text:
+        return masked
+    lines, out = text.split("\n"), masked.split("\n")
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        opens = ("|" in line or ">" in line) and "{{" not in line
+        if not opens or not _BLOCK_START.fullmatch(line):
+            k += 1
+            continue
+        parent = len(line) - len(line.lstrip(" "))
+        body = k + 1
+        end = body
+        while end < len(lines) and (
+            not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip(" ")) > parent
+        ):
+            end += 1
+        content = [j for j in range(body, end) if out[j].strip()]
+        if content:
+            indent = len(out[content[0]]) - len(out[content[0]].lstrip(" "))
+            for j in range(body, end):
+                if lines[j].strip() and not out[j].strip() and len(out[j]) > indent:
+                    out[j] = out[j][:indent] + TEMPLATE_GAP * (len(out[j]) - indent)
+        k = max(end, k + 1)
+    return "\n".join(out)
 
 
 # -- Terraform / envsubst / str.format -----------------------------------------------------

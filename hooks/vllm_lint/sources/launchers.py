@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from vllm_lint.model import Token
+from vllm_lint.read.shell import TEMPLATE_MARK
 from vllm_lint.resources import shipped_json
 
 # -c, -lc, -ec …: letters only, one of them `c` (`-[a-z]*c[a-z]*` backtracked quadratically)
@@ -66,6 +67,7 @@ class Launcher(NamedTuple):
     default_placeholder: str = ""  # `xargs -i` with no value of its own
     placeholder_pattern: str = ""
     appends_input: bool = False  # with no placeholder, the items are added after the words
+    shell_string: bool = False  # a command written as one word with a space: a shell runs it
 
     def name_of(self, option: str) -> str:
         if self.dash_is_underscore and option.startswith("--"):
@@ -114,6 +116,7 @@ def _launcher(entry: Mapping[str, Any], base: Mapping[str, Any] | None) -> Launc
         default_placeholder=merged.get("default_placeholder", ""),
         placeholder_pattern=merged.get("placeholder_pattern", ""),
         appends_input=bool(merged.get("appends_input")),
+        shell_string=bool(merged.get("shell_string")),
     )
 
 
@@ -354,13 +357,18 @@ def unwrap(
             found.words = [Token(match.group(1), words[k].span), *words[k + 1 :]]
     if launcher.ends_at or launcher.appends_input:
         found.words = _with_input(words, i, k, launcher)
+        script = _shell_string(found.words, launcher)
+        if script is not None:  # `parallel "vllm serve {} -tp 2" ::: m1 m2`
+            found.kind, found.string, found.words = "string", script, None
     return found
 
 
 def _with_input(words: Sequence[Token], i: int, k: int, launcher: Launcher) -> list[Token]:
     """The command `xargs` or `parallel` runs for each input item: up to the word that ends
     it (`:::`), the words standing for an item unknown (`{}`, `-I %`'s `%`), and the items
-    added after the command's words when none stands for them."""
+    added after the command's words when none stands for them. In a word that is a script
+    (it holds a space: `sh -c 'vllm serve {} …'`) only the placeholders are unknown: each of
+    their characters becomes TEMPLATE_MARK, which the shell lexer reads as unknown."""
     ends = launcher.ends_at
     end = next((j for j in range(k, len(words)) if words[j].text in ends), len(words))
     marks = list(_placeholders(words[i + 1 : k], launcher))
@@ -371,12 +379,37 @@ def _with_input(words: Sequence[Token], i: int, k: int, launcher: Launcher) -> l
         if not word.opaque and (
             any(m in word.text for m in marks) or (pattern and pattern.search(word.text))
         ):
-            word = Token(word.text, word.span, opaque=True)
+            text = word.text
+            if any(c.isspace() for c in text):
+                for mark in marks:
+                    text = text.replace(mark, TEMPLATE_MARK * len(mark))
+                if pattern:
+                    text = pattern.sub(lambda m: TEMPLATE_MARK * len(m.group(0)), text)
+            word = Token(text, word.span, opaque=True)
             stands = True
         out.append(word)
     if launcher.appends_input and not marks and not stands:
-        out.append(Token("{input}", words[i].span, opaque=True))
+        out.append(Token(INPUT, words[i].span, opaque=True))
     return out
+
+
+INPUT = "{input}"  # the input items a launcher adds after the command's words
+
+
+def _shell_string(command: Sequence[Token], launcher: Launcher) -> Token | None:
+    """A launcher whose shell runs its command line (`shell_string`), given that line as one
+    word holding a space: the word, with the items added after it when nothing in it stands
+    for them (an unknown word at its end)."""
+    if not launcher.shell_string or not command:
+        return None
+    first, rest = command[0], command[1:]
+    appended = len(rest) == 1 and rest[0].opaque and rest[0].text == INPUT
+    if (rest and not appended) or not any(c.isspace() for c in first.text):
+        return None
+    if first.opaque and TEMPLATE_MARK not in first.text:
+        return None  # unknown for another reason than its placeholders
+    text = first.text + (f" {TEMPLATE_MARK}" if appended else "")
+    return Token(text, first.span, opaque=TEMPLATE_MARK in text)
 
 
 def _placeholders(options: Sequence[Token], launcher: Launcher) -> Iterator[str]:

@@ -26,6 +26,7 @@ from vllm_lint.read.shell import (
     Sourcer,
     Value,
     VarValue,
+    drop_gaps,
     element_points,
 )
 from vllm_lint.release import image_evidence
@@ -77,8 +78,25 @@ class ScriptContext:
         self.source = source
 
 
+class _Kept:
+    """Positions of a text some of whose characters were taken out (`drop_gaps`)."""
+
+    def __init__(self, inner: Positions, kept: Sequence[int]) -> None:
+        self.path = inner.path
+        self._inner = inner
+        self._kept = kept
+
+    def at(self, index: int) -> tuple[int, int]:
+        if 0 <= index < len(self._kept):
+            return self._inner.at(self._kept[index])
+        return self._inner.at(self._kept[-1] + 1 if self._kept else 0)
+
+
 def launches_in(text: str, positions: Positions, context: ScriptContext) -> Iterator[Launch]:
     """Every vLLM launch of a script."""
+    kept = drop_gaps(text)
+    if kept is not None:  # lines a template rendering leaves out (read/templates.py)
+        text, positions = "".join(text[k] for k in kept), _Kept(positions, kept)
     lexer = Lexer(
         text,
         positions,
@@ -112,7 +130,12 @@ def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -
     words, points = _skip_alternatives(words, points, command)
     found, i, env, wrapped, pin = skip_wrappers(words, seen)
     if found is not words:  # a launcher rewrote the words (`pm2 start vllm -- serve …`)
-        points = [element_points(w) for w in found]
+        # a word it kept, or rewrote to as many characters, keeps the place of each one
+        place = {w.span: p for w, p in zip(words, points, strict=False)}
+        points = [
+            place[w.span] if len(place.get(w.span, ())) == len(w.text) else element_points(w)
+            for w in found
+        ]
     # a view, not a copy: the exports so far are made into a table only for a launch that
     # reads them (a copy per command grew as the square of a script of exports)
     prefix_env = ChainMap({k: _value_of(t) for k, t in env.items()}, command.exported)  # type: ignore[arg-type]  # read only
@@ -151,6 +174,8 @@ def _launches_of(command: Command, path: str, depth: int, seen: list[Wrapped]) -
     if wrapped.kind == "string" and wrapped.string is not None and depth < _MAX_NESTING:
         index = next((k for k, w in enumerate(found) if w is wrapped.string), None)
         same = found is words and index is not None and index < len(command.unknown)
+        if index is None:  # a launcher rewrote the word (`parallel "vllm serve {} …"`)
+            index = next((k for k, w in enumerate(found) if w.span == wrapped.string.span), None)
         yield from _string_command(
             wrapped.string,
             points[index] if index is not None else element_points(wrapped.string),
@@ -210,8 +235,20 @@ def _string_command(
     (an unknown `$1` in it) make the words holding them unknown."""
     if not script.text:
         return
+    kept = drop_gaps(script.text)
+    if kept is not None:  # lines a template rendering leaves out (read/templates.py)
+        old = set(unknown) if unknown is not None else None
+        script = Token("".join(script.text[k] for k in kept), script.span, script.opaque)
+        last = script_points[-1] if script_points else None
+        script_points = [script_points[k] if k < len(script_points) else last for k in kept]  # type: ignore[misc]
+        if old is not None:
+            unknown = frozenset(n for n, k in enumerate(kept) if k in old)
     if unknown is None:
-        unknown = frozenset(range(len(script.text))) if script.opaque else frozenset()
+        # an unknown script whose unknown characters are marked (an xargs or parallel
+        # placeholder, a Python f-string's field) is read; the marks are unknown to the lexer
+        marked = script.opaque and TEMPLATE_MARK in script.text
+        every = frozenset(range(len(script.text)))
+        unknown = every if script.opaque and not marked else frozenset()
     if len(unknown) == len(script.text):
         return
     variables: dict[str, VarValue] = {

@@ -26,6 +26,8 @@ LAUNCH_WORDS = re.compile(
     r"vllm|serve|api_server|grpc_server|\bLLM\(|EngineArgs|from_engine_args|engine_kwargs|"
     r"LLMConfig|run_server"
 )
+# optional `shapes`: the classes of issue 27 a file belongs to (tests/corpus/shapes/README.md)
+SHAPES = {"hardware-grant", "engine-command", "foreign-llm", "vllm-alias", "embedded-script"}
 FLAG_WINDOW = 150  # lines around the launch line where each labelled flag must be written
 
 
@@ -79,6 +81,9 @@ def check(root: Path, problems: list[str]) -> Counter:
             raw = lines[ln - 1]
             return raw + "\n" + unescaped(raw) if entry["kind"] == "notebook" else raw
 
+        for shape in entry.get("shapes", []):
+            if shape not in SHAPES:
+                problems.append(f"{where}: unknown shape {shape!r}")
         for launch in entry["launches"]:
             for key in ("line", "program", "model", "flags", "note"):
                 if key not in launch:
@@ -86,7 +91,9 @@ def check(root: Path, problems: list[str]) -> Counter:
             src = line_ok(launch, "launch")
             if src is None:
                 continue
-            if not LAUNCH_WORDS.search(src):
+            if launch.get("word") and launch["word"] not in src:
+                problems.append(f"{where}:{launch['line']}: launch line lacks {launch['word']!r}")
+            elif not launch.get("word") and not LAUNCH_WORDS.search(src):
                 problems.append(f"{where}:{launch['line']}: launch line names no vLLM program: {src.strip()[:80]!r}")
             lo = max(0, launch["line"] - 1 - FLAG_WINDOW)
             near = "\n".join(lines[lo : launch["line"] + FLAG_WINDOW])

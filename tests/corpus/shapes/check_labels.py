@@ -72,6 +72,13 @@ SHAPES = {
     "negative",
     "engine-command",
     "configmap-script",
+    # issue 27's classes: the GPUs a carrier grants, commands other than serve that build the
+    # engine (`engine-command` above), engines that are not vLLM's, vLLM's names imported under
+    # another name, launch scripts carried inside other files
+    "hardware-grant",
+    "foreign-llm",
+    "vllm-alias",
+    "embedded-script",
 }
 PROGRAM_WORDS = {
     "vllm serve": ("vllm",),
