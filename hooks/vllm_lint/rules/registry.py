@@ -113,6 +113,8 @@ class Rule:
                 for key, inner in node.items():
                     if key == "properties" and isinstance(inner, Mapping):
                         for name, schema in inner.items():
+                            if schema is True or schema == {}:
+                                continue  # says nothing of the key's value (a list of keys)
                             path = f"{prefix}.{name}" if prefix else str(name)
                             if prefix:
                                 found.setdefault(path, None)
