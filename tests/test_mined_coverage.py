@@ -358,6 +358,104 @@ def test_raise_sites(tmp_path: Path) -> None:
     assert mine_raises.rules_for(sites[1], "0.0.1", rules) == []  # no citation for 0.0.1
 
 
+REASON_SITES = {
+    "vllm/v1/engine/input_processor.py": """
+        class InputProcessor:
+            def _validate_params(self, params, supported_tasks):
+                if params.n > 1:
+                    raise ValueError("n must be 1")
+
+            def _validate_model_input(self, prompt_inputs):
+                if len(prompt_inputs) > self.model_config.max_model_len:
+                    raise ValueError("too long")
+
+            def __init__(self, vllm_config, log_requests=True):
+                if vllm_config.x:
+                    raise ValueError("startup check")
+    """,
+    "vllm/entrypoints/cli/serve.py": """
+        import signal
+
+        def run_headless(args):
+            def signal_handler(signum, frame):
+                raise SystemExit
+
+            signal.signal(signal.SIGTERM, signal_handler)
+    """,
+    "vllm/config/demo.py": """
+        class DemoConfig:
+            def check(self, model_config):
+                assert model_config.hf_config.n > 0, "needs heads"
+                capability = current_platform.get_device_capability().to_int()
+                if capability < 80:
+                    raise ValueError("old GPU")
+                if self.x:
+                    raise ValueError("a flag")
+    """,
+}
+
+
+def test_reasons_the_code_gives(tmp_path: Path) -> None:
+    tree_with(tmp_path, REASON_SITES)
+    sites, _, _ = mine_raises.collect(tmp_path)
+    got = {s.message: mine_raises.reason_of(s) for s in sites}
+    assert got == {
+        "n must be 1": "request",  # a parameter named params: runs per request
+        "too long": "request",  # the function's name names the prompt
+        "startup check": "",  # log_requests is not a request
+        "": "process",  # a function registered with signal.signal
+        "needs heads": "model",  # an assert's own test
+        "old GPU": "hardware",  # the local name's assignment
+        "a flag": "",
+    }
+    entry = mine_raises.ReasonEntry(
+        "vllm/config/demo.py",
+        "DemoConfig.check",
+        "a fl",
+        "internal",
+        "set just before",
+        "",
+        "0.2.0",
+    )
+    flag = next(s for s in sites if s.message == "a flag")
+    assert mine_raises.reason_of(flag, [entry], "0.2.0") == "internal"
+    assert mine_raises.reason_of(flag, [entry], "0.1.9") == ""  # before `since`
+
+
+def test_the_reasons_file() -> None:
+    """tools/coverage_reasons.json: each entry is well formed, names a site of a shipped
+    coverage file, and that site carries the entry's reason (unless a rule or the mined
+    check covers it first)."""
+    data = json.loads(mine_raises.REASONS_DATA.read_text(encoding="utf-8"))
+    assert set(data) == {"format", "entries"} and data["format"] == 1
+    keys = {"file", "function", "message", "reason", "why"}
+    seen = set()
+    for e in data["entries"]:
+        assert keys <= set(e) <= keys | {"kind", "since"}, e
+        assert e["reason"] in mine_raises.REASON_KINDS, e
+        assert e["file"].startswith("vllm/") and e["function"], e
+        assert e["why"].strip() and "\n" not in e["why"] and len(e["why"]) <= 300, e
+        assert e.get("kind", "raise") in {"raise", "assert", "parser.error"}, e
+        key = (e["file"], e["function"], e["message"], e.get("kind", ""))
+        assert key not in seen, f"duplicate entry {key}"
+        seen.add(key)
+    entries = mine_raises.load_reasons()
+    used = set()
+    for release, cov in coverage_files().items():
+        for record in cov["sites"]:
+            site = mine_raises.Site(
+                record["file"], record["line"], record["line"], record["function"],
+                record["kind"], record.get("exception", ""), record["message"],
+            )  # fmt: skip
+            hit = next((e for e in entries if e.matches(site, release)), None)
+            if hit is None:
+                continue
+            used.add(hit)
+            if record["cover"] in ("reason", "uncovered", "lifted"):
+                assert record.get("reason") == hit.reason, (release, record)
+    assert set(entries) == used, [e for e in entries if e not in used]
+
+
 # -- the shipped coverage ----------------------------------------------------------------------
 
 
@@ -387,6 +485,7 @@ def test_coverage_records() -> None:
             assert set(site.get("rules", [])) <= rule_ids, (release, site)
             assert (site["cover"] == "rule") == bool(site.get("rules"))
             assert (site["cover"] == "reason") == bool(site.get("reason"))
+            assert site.get("reason", "model") in mine_raises.REASON_KINDS, (release, site)
 
 
 def test_the_lifted_cover_is_current_with_schemas_lifted_json() -> None:
@@ -429,6 +528,26 @@ def test_known_coverage() -> None:
     assert sites[("vllm/engine/arg_utils.py", 2118)]["rules"] == ["VL013"]
     # vllm/config/speculative.py:1968: unreachable after pydantic's gt=0 (line 413)
     assert sites[("vllm/config/speculative.py", 1968)]["cover"] == "mined"
+    # 0.34.0, read by hand for issue 28
+    sites = {(s["file"], s["line"]): s for s in coverage_files()["0.34.0"]["sites"]}
+    reasons = {
+        ("vllm/v1/engine/input_processor.py", 147): "request",  # _validate_params(params)
+        ("vllm/v1/engine/async_llm.py", 364): "request",  # check_admission
+        ("vllm/entrypoints/cli/serve.py", 213): "process",  # run_headless.signal_handler
+        ("vllm/engine/arg_utils.py", 2685): "internal",  # max_num_seqs set at :3215
+        ("vllm/engine/arg_utils.py", 229): "parser",  # literal_to_kwargs
+        ("vllm/config/vllm.py", 893): "hardware",  # the GPU's compute capability
+    }
+    for (path, line), reason in reasons.items():
+        assert sites[(path, line)].get("reason") == reason, (path, line, sites[(path, line)])
+    # reachable from flags a file writes: they stay uncovered (candidates for rules)
+    for path, line in [
+        ("vllm/engine/arg_utils.py", 2418),  # --data-parallel-hybrid-lb + -external-lb
+        ("vllm/engine/arg_utils.py", 2184),  # --device-ids duplicates
+        ("vllm/config/compilation.py", 1165),  # custom-op syntax in -cc
+        ("vllm/config/vllm.py", 1444),  # kv_cache_dtype vs dtype
+    ]:
+        assert sites[(path, line)]["cover"] in ("uncovered", "lifted", "rule"), (path, line)
 
 
 def test_release_planning() -> None:

@@ -33,13 +33,31 @@ Coverage of each site, first that applies:
   the error branch of a before-validator that looks an enum up by name (the field is marked
   ``match: name_upper``), or its guard compares one field with the very bound pydantic
   checks (``if self.x <= 0`` with ``gt: 0``);
-* ``reason``: what the verdict hangs on, when the code says so (regular expressions over the
-  tests guarding the site and its function's name, ``REASONS``; a message says it only for a
-  missing package or a failure at run time, since a message may well name "CUDA graphs" about
-  a flag): ``model`` (the model's HF config, architecture, heads, registry), ``hardware``
-  (``current_platform``, device capability), ``network`` (sockets, ZMQ, Ray), ``package``
-  (``pip install``, ``find_spec``), ``runtime`` (a function not run at startup in
-  ``vllm/v1/engine``, or a message about a process that failed, died or timed out);
+* ``reason``: what the verdict hangs on, when nothing a deployment file says decides it.
+  First an entry of ``tools/coverage_reasons.json`` (a site read by hand: ``file``,
+  ``function`` and the start of its ``message``, so it holds as lines move; optional ``kind``
+  and ``since``; the ``reason`` and ``why``, one line; the first entry that matches wins);
+  then what the code says: in ``vllm/v1/engine``, a function not run at startup
+  (``runtime``), one whose name or parameters name a request (``request``), a function the
+  module registers with ``signal.signal`` (``process``); then regular expressions
+  (``REASONS``) over the code: the tests guarding the site, an assert's own test, what the
+  local names they use were assigned in the function, and the function's name (a message
+  says it only for a missing package or a failure at run time, since a message may well name
+  "CUDA graphs" about a flag). The reasons (``REASON_KINDS``):
+
+  - ``model``: the model's HF config, architecture, heads, weights, registry entry;
+  - ``hardware``: ``current_platform``, device capability or count, free GPU memory;
+  - ``network``: sockets, ZMQ, Ray's cluster, remote storage;
+  - ``package``: an optional package installed or not (``pip install``, ``find_spec``);
+  - ``runtime``: runs after startup (engine steps, health probes, RPCs), or a message about
+    a process that failed, died or timed out;
+  - ``request``: checks one request (its sampling or pooling parameters, prompt, LoRA, the
+    queue it joins): runs when the request arrives;
+  - ``process``: a signal, or a message another process of the launch sends (handshakes);
+  - ``internal``: an invariant on a value vLLM's own code set just before, or one an earlier
+    validator already refused (the entry's ``why`` cites the line);
+  - ``parser``: vLLM building its argument parser from its own dataclasses' type hints,
+    before any flag is read;
 * ``lifted``: otherwise uncovered, and a shipped entry of schemas/lifted.json (VL600,
   ``tools/lift_raises.py``; only entries vLLM's own verdicts confirmed) judges its guard in
   that release;
@@ -138,6 +156,89 @@ REASONS: tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...] = (
 )
 
 
+# Per request (``request``): a function of vllm/v1/engine whose name or parameters name what a
+# client sends.
+REQUEST_FUNCTION = re.compile(r"request|prompt|admission|process_inputs", re.I)
+REQUEST_PARAM = re.compile(
+    r"^(params|sampling_params|pooling_params|prompt\w*|request|request_id|\w+_request)$"
+)
+# The documented set of reasons (``reason`` of a site, ``reason`` of a REASONS_DATA entry).
+REASON_KINDS = {
+    "model": "the model's HF config, architecture, weights or registry entry",
+    "hardware": "the platform, the GPU's capability or count, free GPU memory",
+    "network": "sockets, ZMQ, Ray's cluster, remote storage",
+    "package": "an optional package installed or not",
+    "runtime": "it runs only after startup (engine steps, health probes, RPCs) or reports "
+    "a process that failed",
+    "request": "it checks one request (sampling or pooling parameters, prompt, LoRA, the "
+    "queue), when the request arrives",
+    "process": "a signal, or a message another process of the launch sends (handshakes)",
+    "internal": "an invariant on a value vLLM's own code set just before, or one an "
+    "earlier check already refused",
+    "parser": "vLLM building its argument parser from its dataclasses' type hints, before "
+    "any flag is read",
+}
+REASONS_DATA = REPO / "tools" / "coverage_reasons.json"
+
+
+def signal_handlers(text: str) -> set[str]:
+    """Names of the functions a module registers with ``signal.signal(sig, handler)``."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    return {
+        node.args[1].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and ef.dotted(node.func) == "signal.signal"
+        and len(node.args) == 2
+        and isinstance(node.args[1], ast.Name)
+    }
+
+
+@dataclass(frozen=True)
+class ReasonEntry:
+    """One site a pattern cannot decide, read by hand: ``file``, ``function`` (as the
+    records spell it) and the start of its ``message`` (so it holds across releases as
+    lines move), the ``reason`` and ``why`` no deployment file can decide it."""
+
+    file: str
+    function: str
+    message: str
+    reason: str
+    why: str
+    kind: str = ""  # raise | assert | parser.error, when the message alone is ambiguous
+    since: str = ""  # the first release the why holds for, when an older one differs
+
+    def matches(self, site: Site, release: str) -> bool:
+        return (
+            site.file == self.file
+            and site.function == self.function
+            and site.message.startswith(self.message)
+            and (not self.kind or site.kind == self.kind)
+            and (not self.since or vkey(release) >= vkey(self.since))
+        )
+
+
+def load_reasons(path: Path = REASONS_DATA) -> list[ReasonEntry]:
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        ReasonEntry(
+            e["file"],
+            e["function"],
+            e["message"],
+            e["reason"],
+            e["why"],
+            e.get("kind", ""),
+            e.get("since", ""),
+        )
+        for e in data["entries"]
+    ]
+
+
 # --------------------------------------------------------------------------
 # Files and sites
 # --------------------------------------------------------------------------
@@ -182,10 +283,15 @@ class Site:
     exception: str
     message: str
     guard: str = ""  # the enclosing if tests, innermost last, source text
+    # what the reasons read: the guard, an assert's own test, and what the local names they
+    # use were assigned in the function (``uses_rocm = current_platform.is_rocm() and ...``)
+    code: str = ""
     guard_lines: list[tuple[int, int]] = field(default_factory=list)
     guard_nodes: list[tuple[ast.expr, bool]] = field(default_factory=list)  # (test, in body)
     validator: tuple[str, list[str], str] | None = None  # (class, fields, mode)
     runtime: bool = False
+    request: bool = False  # in vllm/v1/engine, a function that checks one request
+    process: bool = False  # a signal handler
     cover: str = ""
     rules: list[str] = field(default_factory=list)
     reason: str = ""
@@ -319,6 +425,8 @@ class Collector(ast.NodeVisitor):
         self.validators: list[tuple[str, list[str], str] | None] = []
         self.text = text
         self.params: dict[str, list[str]] = {}
+        self.args: list[list[str]] = []  # parameter names of the enclosing functions
+        self.handlers = signal_handlers(text)
 
     # -- context ------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -343,8 +451,11 @@ class Collector(ast.NodeVisitor):
         self.guards = []
         self.assigns.append({})
         self.validators.append(validator)
+        a = node.args
+        self.args.append([x.arg for x in a.posonlyargs + a.args + a.kwonlyargs])
         for st in node.body:
             self.visit(st)
+        self.args.pop()
         self.validators.pop()
         self.assigns.pop()
         self.guards = saved
@@ -374,6 +485,18 @@ class Collector(ast.NodeVisitor):
     def _function_name(self) -> str:
         return ".".join(self.names) or "<module>"
 
+    def _request(self) -> bool:
+        """In ``vllm/v1/engine``, the function (or the one it is nested in) checks a request:
+        its name or one of its parameters names a request, a prompt or its sampling or
+        pooling parameters (``_validate_params(params)``, ``_validate_lora(lora_request)``,
+        ``check_admission(n, request_id)``): it runs when a request arrives, after startup."""
+        if self.scope != "engine":
+            return False
+        funcs = [n for n in self.names if n not in self.classes]
+        return any(REQUEST_FUNCTION.search(f) for f in funcs) or any(
+            REQUEST_PARAM.match(a) for args in self.args for a in args
+        )
+
     def _in_scope(self) -> tuple[bool, bool]:
         """(keep the site, runtime-only) for the current function."""
         funcs = [n for n in self.names if n not in self.classes]
@@ -385,17 +508,44 @@ class Collector(ast.NodeVisitor):
             return True, not bool(STARTUP_ENGINE.match(func) or STARTUP_ENGINE.match(top))
         return True, False
 
-    def _site(self, node: ast.stmt | ast.expr, kind: str, exc: str, message: str) -> None:
+    def _code(self, tests: list[ast.expr]) -> str:
+        """The tests' source, then what the local names they use were assigned (three
+        levels deep: ``capability = t.to_int()``, ``t = current_platform.get_...()``)."""
+        assigns = self._assigns()
+        out = [ast.unparse(t) for t in tests]
+        seen: set[str] = set()
+        todo = list(tests)
+        for _ in range(3):
+            names = {
+                n.id
+                for t in todo
+                for n in ast.walk(t)
+                if isinstance(n, ast.Name) and n.id in assigns and n.id not in seen
+            }
+            seen |= names
+            todo = [assigns[n] for n in sorted(names)]
+            out += [f"{n} = {ast.unparse(assigns[n])}" for n in sorted(names)]
+        return "\n".join(out)
+
+    def _site(
+        self,
+        node: ast.stmt | ast.expr,
+        kind: str,
+        exc: str,
+        message: str,
+        test: ast.expr | None = None,
+    ) -> None:
         keep, runtime = self._in_scope()
         if not keep:
             return
         guard_lines = []
         guard_text = []
-        for test, in_body in self.guards:
-            end = test.end_lineno or test.lineno
-            guard_lines.append((test.lineno, end))
-            src = ast.unparse(test)
+        for guard_test, in_body in self.guards:
+            end = guard_test.end_lineno or guard_test.lineno
+            guard_lines.append((guard_test.lineno, end))
+            src = ast.unparse(guard_test)
             guard_text.append(src if in_body else f"not ({src})")
+        tests = [t for t, _ in self.guards] + ([test] if test is not None else [])
         site = Site(
             file=self.rel,
             line=node.lineno,
@@ -405,10 +555,13 @@ class Collector(ast.NodeVisitor):
             exception=exc,
             message=message,
             guard=" and ".join(guard_text),
+            code=self._code(tests),
             guard_lines=guard_lines,
             guard_nodes=list(self.guards),
             validator=self.validators[-1] if self.validators else None,
             runtime=runtime,
+            request=self._request(),
+            process=any(n in self.handlers for n in self.names if n not in self.classes),
         )
         (self.warnings if kind == "warning" else self.sites).append(site)
 
@@ -451,7 +604,7 @@ class Collector(ast.NodeVisitor):
         message = text_of(node.msg, self._assigns()) if node.msg is not None else ""
         if not message:
             message = f"assert {ast.unparse(test)}"
-        self._site(node, "assert", "AssertionError", message)
+        self._site(node, "assert", "AssertionError", message, test)
 
     def visit_Call(self, node: ast.Call) -> None:
         fn = ef.dotted(node.func)
@@ -708,26 +861,42 @@ def _bound_guard(test: ast.expr, fields: dict[str, Any]) -> bool:
 # --------------------------------------------------------------------------
 
 
-def reason_of(site: Site) -> str:
+def reason_of(site: Site, entries: list[ReasonEntry] | None = None, release: str = "") -> str:
+    """The entry of REASONS_DATA that names the site, then what the code says: a function
+    outside the engine's startup, a check of a request (one the startup patterns take for a
+    startup check: ``_validate_params``, ``check_admission``), a signal handler, ``REASONS``."""
+    for entry in entries or ():
+        if entry.matches(site, release):
+            return entry.reason
     if site.runtime:
         return "runtime"
-    code = f"{site.guard}\n{site.function}"
+    if site.request:
+        return "request"
+    if site.process:
+        return "process"
+    code = f"{site.code}\n{site.function}"
     for name, code_pattern, message_pattern in REASONS:
-        if (site.guard and code_pattern.search(code)) or (
+        if (site.code and code_pattern.search(code)) or (
             message_pattern is not None and message_pattern.search(site.message)
         ):
             return name
     return ""
 
 
-def classify(site: Site, release: str, rules: list[RuleRef], validation: Any) -> None:
+def classify(
+    site: Site,
+    release: str,
+    rules: list[RuleRef],
+    validation: Any,
+    entries: list[ReasonEntry] | None = None,
+) -> None:
     site.rules = rules_for(site, release, rules)
     if site.rules:
         site.cover = "rule"
     elif site.kind != "warning" and mined(site, validation):
         site.cover = "mined"
     else:
-        site.reason = reason_of(site)
+        site.reason = reason_of(site, entries, release)
         site.cover = "reason" if site.reason else "uncovered"
 
 
@@ -764,8 +933,9 @@ def mine_release(
 ) -> dict[str, Any]:
     sites, warnings, files = collect(root)
     validation = release_data.load_in(validation_dir, release)
+    entries = load_reasons()
     for s in sites + warnings:
-        classify(s, release, rules, validation)
+        classify(s, release, rules, validation, entries)
     lifted = lifted_sites(release)
     for s in sites:
         if s.cover == "uncovered" and (s.file, s.line) in lifted:
@@ -866,7 +1036,7 @@ def render(data: dict[str, Any]) -> str:
 # docs/coverage.md
 # --------------------------------------------------------------------------
 
-REASON_ORDER = ("model", "hardware", "network", "package", "runtime")
+REASON_ORDER = tuple(REASON_KINDS)
 
 
 def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
@@ -885,17 +1055,18 @@ def render_doc(per_release: dict[str, dict[str, Any]]) -> str:
         "  (`schemas/validation/`) decides it;",
         "- **lifted**: its guard, lifted from vLLM's source by `tools/lift_raises.py`, is judged",
         "  by VL600 (`schemas/lifted.json`; only conditions vLLM's own verdicts confirmed);",
-        "- **reason**: it hangs on something a deployment file does not say: the model's",
-        "  config or weights, the hardware, the network, a missing package, or it runs only",
-        "  after startup (requests, engine steps);",
+        "- **reason**: it hangs on something a deployment file does not say (the sites read",
+        "  by hand are in `tools/coverage_reasons.json`, each with why):",
+        *[f"  - *{name}*: {text};" for name, text in REASON_KINDS.items()],
         "- **uncovered**: none of these (candidates for new rules, or checks of flags the",
         "  linter cannot see the value of).",
         "",
         "## All releases",
         "",
-        "| release | sites | rule | mined | lifted | reason | model | hardware | network "
-        "| package | runtime | uncovered | rules | ignored-setting warnings (rule) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| release | sites | rule | mined | lifted | reason | "
+        + " | ".join(REASON_ORDER)
+        + " | uncovered | rules | ignored-setting warnings (rule) |",
+        "|---|---|---|---|---|---|" + "---|" * len(REASON_ORDER) + "---|---|---|",
     ]
     totals: Counter[str] = Counter()
     for rel in rels:
