@@ -52,14 +52,19 @@ def _constants(expr: Any) -> list[Any]:
 
 def candidates(entry: dict[str, Any]) -> list[Any]:
     values: list[Any] = [True, False]
+    lists: list[Any] = [[], ["a"], ["a", "a"], [""]]  # for len/set/any/all over a list
     for c in _constants(entry["condition"]):
         if isinstance(c, bool) or c is None:
             continue
         if isinstance(c, (int, float)):
             values += [c - 1, c, c + 1]
-        elif isinstance(c, str) or (isinstance(c, (list, dict)) and not c):
+            lists += [[c - 1], [c + 1]]
+        elif isinstance(c, str):
             values += [c]
-    values += [[], ["a"], "zz-unlisted"]
+            lists += [[c], [c, c]]
+        elif isinstance(c, (list, dict)) and not c:
+            values += [c]
+    values += [*lists, "zz-unlisted"]
     seen: list[Any] = []
     for v in values:
         if not any(type(v) is type(s) and v == s for s in seen):

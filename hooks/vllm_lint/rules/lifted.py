@@ -76,11 +76,30 @@ def site_of(entry: dict[str, Any], release: str) -> str:
     return f"{entry['file']}:{line}"
 
 
+_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),  # bool is an int, as in Python
+    "float": (float,),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+    "tuple": (tuple,),
+}
+_STR_METHODS: dict[str, Callable[..., Any]] = {
+    "lower": str.lower,
+    "upper": str.upper,
+    "strip": str.strip,
+    "startswith": str.startswith,
+    "endswith": str.endswith,
+}
+
+
 class Judge:
     """Evaluates one entry's expression on the settings."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.bound: dict[str, Any] = {}  # the element a quantifier is at
 
     def value(self, path: str, default: Any) -> Any:
         s = self.settings
@@ -111,7 +130,24 @@ class Judge:
             return self.truth(self.eval(expr[1]))
         if op == "len":
             inner = self.eval(expr[1])
-            return len(inner) if isinstance(inner, (str, list, dict)) else UNKNOWN
+            return len(inner) if isinstance(inner, (str, list, dict, set)) else UNKNOWN
+        if op == "v":
+            return self.bound.get(expr[1], UNKNOWN)
+        if op in ("any", "all"):
+            return self._quantifier(op, expr[1], self.eval(expr[2]), expr[3])
+        if op == "isinstance":
+            inner = self.eval(expr[1])
+            if inner is UNKNOWN:
+                return UNKNOWN
+            return isinstance(inner, tuple(t for name in expr[2] for t in _TYPES[name]))
+        if op in ("set", "sorted", "list"):
+            return _container(op, self.eval(expr[1]))
+        if op == "m":
+            receiver = self.eval(expr[2])
+            args = [self.eval(a) for a in expr[3:]]
+            if not isinstance(receiver, str) or not all(isinstance(a, str) for a in args):
+                return UNKNOWN  # not a string: vLLM would see something else
+            return _STR_METHODS[expr[1]](receiver, *args)
         if op in ("is", "isnot"):
             left = self.eval(expr[1])  # None is unknown: only a set value is judged
             return UNKNOWN if left is UNKNOWN else op == "isnot"
@@ -126,6 +162,25 @@ class Judge:
             return _BINARY[op](left, right)
         except (TypeError, ZeroDivisionError):
             return UNKNOWN
+
+    def _quantifier(self, op: str, var: str, items: Any, body: list[Any]) -> Any:
+        """`any`/`all` of `body` over the elements of a known list (a dict: its keys)."""
+        if isinstance(items, dict):
+            items = list(items)
+        if not isinstance(items, (list, str)):
+            return UNKNOWN
+        saved = self.bound.get(var, UNKNOWN)
+        unknown = False
+        try:
+            for item in items:
+                self.bound[var] = item
+                got = self.truth(self.eval(body))
+                if got is (op == "any"):
+                    return op == "any"
+                unknown = unknown or got is UNKNOWN
+        finally:
+            self.bound[var] = saved
+        return UNKNOWN if unknown else op != "any"
 
     @staticmethod
     def truth(value: Any) -> Any:
@@ -148,6 +203,20 @@ class Judge:
                 return True
             unknown = unknown or got is UNKNOWN
         return UNKNOWN if unknown else False
+
+
+def _container(op: str, value: Any) -> Any:
+    """`set(x)` / `sorted(x)` / `list(x)` of a known list, string or dict (its keys)."""
+    if not isinstance(value, (list, str, dict)):
+        return UNKNOWN
+    try:
+        if op == "set":
+            return set(value)
+        if op == "sorted":
+            return sorted(value)
+    except TypeError:  # unhashable or unorderable elements
+        return UNKNOWN
+    return list(value)
 
 
 def _number(value: Any) -> bool:
