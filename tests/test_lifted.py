@@ -29,7 +29,8 @@ from dataclasses import field
 from typing import Literal, get_args
 from vllm.config.registry import BACKENDS
 
-Mode = Literal["fast", "slow"]
+Fast = Literal["fast", "slow"]
+Mode = Literal[Fast, "slow"]  # nested: flattened and deduplicated, as typing does
 _KINDS = {"a": 1, "b": 2}
 
 
@@ -161,6 +162,35 @@ def test_a_call_inside_an_expression_does_not_reach() -> None:
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
     assert "_helper" not in lr.reach_paths(cls)
     assert "_unreached" not in lr.reach_paths(cls)
+
+
+def test_a_call_an_evaluated_expression_makes_reaches() -> None:
+    """A call in a constructor's arguments or an `if` test runs whenever its statement does;
+    one after `and`/`or` or in a conditional expression's branch may not."""
+    tree = ast.parse(
+        textwrap.dedent(
+            """
+            class EngineArgs:
+                def create_engine_config(self):
+                    config = ParallelConfig(ids=self._ids(), n=len(self._n()))
+                    if self._test():
+                        pass
+                    x = self._maybe() if self.flag else None
+                    y = self.flag or self._other()
+                    return config
+
+                def _ids(self): pass
+                def _n(self): pass
+                def _test(self): pass
+                def _maybe(self): pass
+                def _other(self): pass
+            """
+        )
+    )
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    reached = lr.reach_paths(cls)
+    assert {"_ids", "_n", "_test"} <= set(reached)
+    assert not {"_maybe", "_other"} & set(reached)
 
 
 def test_unreached_methods_keep_their_reason(lifted: dict[str, Any]) -> None:
@@ -313,3 +343,45 @@ def test_the_generator_finds_both_sides_of_a_quantified_condition() -> None:
     inside, outside = found
     assert conformance.judged(entry, inside) is True
     assert conformance.judged(entry, outside) is False
+
+
+def test_outside_cases_are_the_nearest_first() -> None:
+    """The boundary's outside cases: the same type next to the boundary first, then another
+    value; a field left out is no outside case when its default is unknown to the judge."""
+    entry = {
+        "condition": ["truth", ["and", ["f", "on"], ["<", ["f", "size"], ["c", 0]]]],
+        "paths": ["on", "size"],
+        "types": {"on": "bool", "size": "int"},
+    }
+    found = conformance.boundaries(entry)
+    assert found is not None
+    inside, outsides = found
+    assert inside == {"on": True, "size": -1}
+    assert outsides[0] == {"on": False, "size": -1}
+    assert {"on": True, "size": 0} in outsides
+    assert len(outsides) <= conformance.MAX_OUTSIDE
+    assert all(conformance.judged(entry, o) is False for o in outsides)
+
+
+def _lift(source: str) -> Any:
+    fn = ast.parse("def f(self): pass").body[0]
+    ctx = lr.Context("FooConfig", fn, 1, {}, _fields())  # type: ignore[arg-type]
+    return lr.lift_expr(ast.parse(source, mode="eval").body, ctx)
+
+
+def test_power_and_constant_index() -> None:
+    assert _lift("self.size > 2 ** 64 - 1") == [
+        ">",
+        ["f", "size"],
+        ["-", ["**", ["c", 2], ["c", 64]], ["c", 1]],
+    ]
+    assert _lift("self.name[0] not in {'+', '-'}") == [
+        "notin",
+        ["idx", ["f", "name"], 0],
+        ["c", ["+", "-"]],
+    ]
+    j = _judge(size=2**64, name="+x", empty="")
+    assert j.eval(_lift("self.size > 2 ** 64 - 1")) is True
+    assert j.eval(["in", ["idx", ["f", "name"], 0], ["c", ["+", "-"]]]) is True
+    assert j.eval(["idx", ["f", "empty"], 0]) is UNKNOWN  # vLLM raises IndexError there
+    assert j.eval(["**", ["c", 2], ["f", "size"]]) is UNKNOWN  # no huge power of a user's number

@@ -17,13 +17,24 @@ is one of:
   with ``init=False``, or one assigned in the function before the site;
 * a constant, a module-level constant, a literal list/tuple/set, a local name assigned once
   before the site from a liftable expression;
-* ``len()``, ``+ - * // %``, comparisons (chained too), ``in``/``not in``, ``is``/``is not``
-  ``None``, ``and``/``or``/``not``.
+* ``len()``, ``+ - * // % **``, comparisons (chained too), ``in``/``not in``, ``is``/``is
+  not`` ``None``, ``and``/``or``/``not``, ``x[<int>]``;
+* known pure helpers: ``isinstance`` with builtin types, ``set``/``sorted``/``list``,
+  ``any``/``all`` over a generator, ``str.lower/upper/strip/startswith/endswith``;
+* registries of the release: module-level dict keys (for ``in``), ``Literal[...]`` aliases
+  read by ``get_args``, literal frozensets, and such constants imported from ``vllm`` modules;
+* an ``init=False`` field with a literal default no code a config build runs assigns (its
+  default), ``self.<sub>_config is not None`` for a sub config ``create_engine_config``
+  always builds.
 
-The site must be reached whenever the config is built: in ``__post_init__``/``__init__``, a
+The site must be reached when the config is built: in ``__post_init__``/``__init__``, a
 pydantic validator, ``EngineArgs.create_engine_config``, a serve-args ``validate*`` function,
-or a method those call unconditionally (a top-level statement before any ``return``), and not
-after an early ``return``, inside a loop or inside a ``try`` that catches.
+or a method those call in an expression their statement always evaluates, directly or through
+other methods (the guards of each call and the caller's early returns conjoined, the ways in
+or-ed). Early exits (``if t: return``, ``if t: continue`` in the site's loop) before the site
+at any depth become ``not t``; a ``for`` loop around the site becomes ``any`` over its
+iterable. Not lifted: after another ``return``, in a ``while`` loop, inside a ``try`` that
+catches; a condition constant folding decides ("never holds").
 
 Output: ``schemas/lifted.json``, one entry per distinct (file, function, message, condition)
 with the releases it holds for as ranges and the line per release. The evaluator is
@@ -31,7 +42,9 @@ with the releases it holds for as ranges and the line per release. The evaluator
 ``tools/conformance/lifted.py``. Expression language (JSON lists, first item the operator):
 ``["f", path]`` a field, ``["c", value]`` a constant, ``["and"|"or", a, b, ...]``,
 ``["not", a]``, ``["len", a]``, ``[op, a, b]`` for ``< <= > >= == != in notin is isnot + - *
-// %``, ``["truth", a]`` Python truthiness.
+// % **``, ``["truth", a]`` Python truthiness, ``["v", name]`` the element a quantifier is
+at, ``["any"|"all", name, iterable, body]``, ``["isinstance", a, [types]]``,
+``["set"|"sorted"|"list", a]``, ``["m", method, receiver, args...]``, ``["idx", a, i]``.
 """
 
 from __future__ import annotations
@@ -68,7 +81,14 @@ COMPARE = {
     ast.Is: "is",
     ast.IsNot: "isnot",
 }
-ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+ARITH = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+}
 ROOTS = {"__post_init__", "__init__", "create_engine_config"}
 VALIDATORS = {"field_validator", "model_validator"}
 
@@ -245,7 +265,13 @@ def _registry(node: ast.expr, known: dict[str, Any]) -> Any:
         raise Unliftable("not a literal")
     if isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1] == "Literal":
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return LiteralArgs(_literal(e, known) for e in elts)
+        values: list[Any] = []
+        for e in elts:  # a nested Literal alias is flattened, as typing does
+            inner = known.get(e.id) if isinstance(e, ast.Name) else None
+            for v in inner if isinstance(inner, LiteralArgs) else [_literal(e, known)]:
+                if v not in values:
+                    values.append(v)
+        return LiteralArgs(values)
     value = _literal(node, known)
     if isinstance(value, (Keys, LiteralArgs)):
         raise Unliftable("not a literal")
@@ -460,6 +486,12 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
         return [name, lift_expr(node.left, ctx), lift_expr(node.right, ctx)]
     if isinstance(node, ast.Call):
         return _call(node, ctx)
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and type(node.slice.value) is int
+    ):
+        return ["idx", lift_expr(node.value, ctx), node.slice.value]  # `x[0]` of a str/list
     if isinstance(node, ast.Attribute):
         return _attribute(node, ctx)
     if isinstance(node, ast.Name):
@@ -738,26 +770,51 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
             return steps, ""
 
 
-def _self_call(st: ast.stmt) -> str | None:
-    """`self.m(...)` / `cls.m(...)` as a statement, an assignment's value or a return value."""
-    value = st.value if isinstance(st, (ast.Expr, ast.Assign, ast.AnnAssign, ast.Return)) else None
-    if isinstance(value, ast.Await):
-        value = value.value
-    if (
-        isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Attribute)
-        and isinstance(value.func.value, ast.Name)
-        and value.func.value.id in ("self", "cls")
-    ):
-        return value.func.attr
-    return None
+def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
+    """`self.m(...)` / `cls.m(...)` calls a statement makes whenever it runs: in a simple
+    statement's expressions or a compound statement's header (an `if` test, a `for` iterable,
+    a `with` item), and not under a short-circuit (`and`/`or` after the first operand, a
+    conditional expression's branches, a lambda or comprehension)."""
+    if isinstance(st, ast.If):
+        roots: list[ast.AST] = [st.test]
+    elif isinstance(st, (ast.For, ast.AsyncFor)):
+        roots = [st.iter]
+    elif isinstance(st, (ast.With, ast.AsyncWith)):
+        roots = [i.context_expr for i in st.items]
+    elif isinstance(st, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)):
+        roots = [st.value] if st.value is not None else []
+    else:
+        return []
+    out: list[tuple[str, int]] = []
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Lambda, ast.comprehension, ast.ListComp, ast.SetComp)):
+            continue
+        if isinstance(node, (ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.BoolOp):
+            stack.append(node.values[0])  # the others may not run
+            continue
+        if isinstance(node, ast.IfExp):
+            stack.append(node.test)
+            continue
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("self", "cls")
+        ):
+            out.append((node.func.attr, node.lineno))
+        stack.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def reach_paths(cls: ast.ClassDef) -> dict[str, list[list[tuple[Any, int]]]]:
     """Methods of a class run when it is built, each with the calls that reach it from a root
     (`__post_init__`, `__init__`, `create_engine_config`, a pydantic validator): chains of
-    (calling function, line of the call); a root's chain is empty. A call counts when it is a
-    statement of its own (`self.m()`, `x = self.m()`, `return self.m()`); the tests that guard
+    (calling function, line of the call); a root's chain is empty. A call counts when the
+    statement that holds it always makes it (`_evaluated_self_calls`); the tests that guard
     it are read by `path_guards`."""
     methods = {
         n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -773,9 +830,11 @@ def reach_paths(cls: ast.ClassDef) -> dict[str, list[list[tuple[Any, int]]]]:
         name = todo.pop(0)
         fn = methods[name]
         calls = [
-            (callee, n.lineno)
+            (callee, line)
             for n in _own_nodes(fn)
-            if isinstance(n, ast.stmt) and (callee := _self_call(n)) in methods
+            if isinstance(n, ast.stmt)
+            for callee, line in _evaluated_self_calls(n)
+            if callee in methods
         ]
         for callee, line in sorted(calls, key=lambda c: c[1]):
             known = paths.setdefault(callee, [])

@@ -49,6 +49,7 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "*": lambda a, b: a * b,
     "//": lambda a, b: a // b,
     "%": lambda a, b: a % b,
+    "**": lambda a, b: a**b if abs(b) <= 128 else UNKNOWN,  # no huge power of a user's number
 }
 
 
@@ -142,6 +143,11 @@ class Judge:
             return isinstance(inner, tuple(t for name in expr[2] for t in _TYPES[name]))
         if op in ("set", "sorted", "list"):
             return _container(op, self.eval(expr[1]))
+        if op == "idx":
+            inner = self.eval(expr[1])
+            if isinstance(inner, (str, list)) and -len(inner) <= expr[2] < len(inner):
+                return inner[expr[2]]
+            return UNKNOWN  # out of range: vLLM raises something else there
         if op == "m":
             receiver = self.eval(expr[2])
             args = [self.eval(a) for a in expr[3:]]
@@ -154,13 +160,13 @@ class Judge:
         left, right = self.eval(expr[1]), self.eval(expr[2])
         if left is UNKNOWN or right is UNKNOWN:
             return UNKNOWN
-        if op in ("<", "<=", ">", ">=", "+", "-", "*", "//", "%") and not (
+        if op in ("<", "<=", ">", ">=", "+", "-", "*", "//", "%", "**") and not (
             _number(left) and _number(right)
         ):
             return UNKNOWN  # vLLM would see another type (a string to parse, a list)
         try:
             return _BINARY[op](left, right)
-        except (TypeError, ZeroDivisionError):
+        except (TypeError, ZeroDivisionError, OverflowError):
             return UNKNOWN
 
     def _quantifier(self, op: str, var: str, items: Any, body: list[Any]) -> Any:
