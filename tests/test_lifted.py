@@ -385,3 +385,10 @@ def test_power_and_constant_index() -> None:
     assert j.eval(["in", ["idx", ["f", "name"], 0], ["c", ["+", "-"]]]) is True
     assert j.eval(["idx", ["f", "empty"], 0]) is UNKNOWN  # vLLM raises IndexError there
     assert j.eval(["**", ["c", 2], ["f", "size"]]) is UNKNOWN  # no huge power of a user's number
+
+
+def test_a_string_is_not_iterated_where_a_list_is_read() -> None:
+    """`--device-ids 0,0` may stay a string in the settings where vLLM parses a list: its
+    characters are not the elements vLLM sees."""
+    assert _judge(items="0,0").eval(ANY_NEG) is UNKNOWN
+    assert _judge(items="0,0").eval(["set", ["f", "items"]]) is UNKNOWN

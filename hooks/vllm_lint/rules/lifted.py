@@ -170,10 +170,12 @@ class Judge:
             return UNKNOWN
 
     def _quantifier(self, op: str, var: str, items: Any, body: list[Any]) -> Any:
-        """`any`/`all` of `body` over the elements of a known list (a dict: its keys)."""
+        """`any`/`all` of `body` over the elements of a known list (a dict: its keys). A string
+        is not iterated: where vLLM holds a list, a string in the settings is a value vLLM
+        parses or refuses first, not its characters."""
         if isinstance(items, dict):
             items = list(items)
-        if not isinstance(items, (list, str)):
+        if not isinstance(items, list):
             return UNKNOWN
         saved = self.bound.get(var, UNKNOWN)
         unknown = False
@@ -212,8 +214,9 @@ class Judge:
 
 
 def _container(op: str, value: Any) -> Any:
-    """`set(x)` / `sorted(x)` / `list(x)` of a known list, string or dict (its keys)."""
-    if not isinstance(value, (list, str, dict)):
+    """`set(x)` / `sorted(x)` / `list(x)` of a known list or dict (its keys); a string is
+    unknown, as for `any`."""
+    if not isinstance(value, (list, dict)):
         return UNKNOWN
     try:
         if op == "set":
