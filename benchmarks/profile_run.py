@@ -77,6 +77,7 @@ STAGES: tuple[tuple[str, str, int], ...] = (
     ("vllm_lint.rules.evaluate", "evaluate", 5),
     ("vllm_lint.rules.registry", "builtin_rules", 6),
     ("vllm_lint.rules.evaluate", "_check", 6),
+    ("vllm_lint.rules.lifted", "problems", 6),  # issue 28: VL600, the lifted refusals
     ("vllm_lint.argv.catalog", "known_releases", 4),
     ("vllm_lint.pipeline", "reported", 1),
     ("vllm_lint.rules.suppress", "apply", 2),
@@ -351,6 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # 3. cProfile
     stats_file = HERE / "out" / "profile.pstats"
+    stats_file.parent.mkdir(exist_ok=True)  # the child writes it there
     proc = subprocess.run(
         [str(python), me, "--inner", "cprofile", str(stats_file)],
         cwd=repo,
@@ -370,7 +372,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     text = "\n".join(lines) + "\n"
     print(text)
-    (HERE / "out").mkdir(exist_ok=True)
     (HERE / "out" / "profile.md").write_text(text, encoding="utf-8")
     return 0
 

@@ -17,13 +17,24 @@ is one of:
   with ``init=False``, or one assigned in the function before the site;
 * a constant, a module-level constant, a literal list/tuple/set, a local name assigned once
   before the site from a liftable expression;
-* ``len()``, ``+ - * // %``, comparisons (chained too), ``in``/``not in``, ``is``/``is not``
-  ``None``, ``and``/``or``/``not``.
+* ``len()``, ``+ - * // % **``, comparisons (chained too), ``in``/``not in``, ``is``/``is
+  not`` ``None``, ``and``/``or``/``not``, ``x[<int>]``;
+* known pure helpers: ``isinstance`` with builtin types, ``set``/``sorted``/``list``,
+  ``any``/``all`` over a generator, ``str.lower/upper/strip/startswith/endswith``;
+* registries of the release: module-level dict keys (for ``in``), ``Literal[...]`` aliases
+  read by ``get_args``, literal frozensets, and such constants imported from ``vllm`` modules;
+* an ``init=False`` field with a literal default no code a config build runs assigns (its
+  default), ``self.<sub>_config is not None`` for a sub config ``create_engine_config``
+  always builds.
 
-The site must be reached whenever the config is built: in ``__post_init__``/``__init__``, a
+The site must be reached when the config is built: in ``__post_init__``/``__init__``, a
 pydantic validator, ``EngineArgs.create_engine_config``, a serve-args ``validate*`` function,
-or a method those call unconditionally (a top-level statement before any ``return``), and not
-after an early ``return``, inside a loop or inside a ``try`` that catches.
+or a method those call in an expression their statement always evaluates, directly or through
+other methods (the guards of each call and the caller's early returns conjoined, the ways in
+or-ed). Early exits (``if t: return``, ``if t: continue`` in the site's loop) before the site
+at any depth become ``not t``; a ``for`` loop around the site becomes ``any`` over its
+iterable. Not lifted: after another ``return``, in a ``while`` loop, inside a ``try`` that
+catches; a condition constant folding decides ("never holds").
 
 Output: ``schemas/lifted.json``, one entry per distinct (file, function, message, condition)
 with the releases it holds for as ranges and the line per release. The evaluator is
@@ -31,7 +42,9 @@ with the releases it holds for as ranges and the line per release. The evaluator
 ``tools/conformance/lifted.py``. Expression language (JSON lists, first item the operator):
 ``["f", path]`` a field, ``["c", value]`` a constant, ``["and"|"or", a, b, ...]``,
 ``["not", a]``, ``["len", a]``, ``[op, a, b]`` for ``< <= > >= == != in notin is isnot + - *
-// %``, ``["truth", a]`` Python truthiness.
+// % **``, ``["truth", a]`` Python truthiness, ``["v", name]`` the element a quantifier is
+at, ``["any"|"all", name, iterable, body]``, ``["isinstance", a, [types]]``,
+``["set"|"sorted"|"list", a]``, ``["m", method, receiver, args...]``, ``["idx", a, i]``.
 """
 
 from __future__ import annotations
@@ -68,7 +81,14 @@ COMPARE = {
     ast.Is: "is",
     ast.IsNot: "isnot",
 }
-ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+ARITH = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+}
 ROOTS = {"__post_init__", "__init__", "create_engine_config"}
 VALIDATORS = {"field_validator", "model_validator"}
 
@@ -87,6 +107,8 @@ class Fields:
     json_class: dict[str, str]  # class of a JSON flag -> its document key
     classes: dict[str, Any]  # validation "classes"
     stored: set[str] = field(default_factory=set)  # attributes vLLM's code assigns anywhere
+    on_path: set[str] = field(default_factory=set)  # assigned where a config build runs
+    built: set[str] = field(default_factory=set)  # sub configs VllmConfig always gets
 
     @classmethod
     def of(cls, release: str, validation: dict[str, Any] | None) -> Fields:
@@ -166,6 +188,7 @@ class Context:
     paths: set[str] = field(default_factory=set)
     types: dict[str, str] = field(default_factory=dict)
     depth: int = 0
+    bound: set[str] = field(default_factory=set)  # loop / generator variables in scope
 
 
 def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
@@ -179,7 +202,10 @@ def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
     if isinstance(node, ast.Dict):
         raise Unliftable("dict literal")
     if isinstance(node, ast.Name) and node.id in constants:
-        return constants[node.id]
+        value = constants[node.id]
+        if isinstance(value, (Keys, LiteralArgs)):
+            raise Unliftable("not a literal")
+        return value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         value = _literal(node.operand, constants)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -188,7 +214,10 @@ def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
 
 
 def module_constants(tree: ast.Module) -> dict[str, Any]:
-    """Module-level names bound once to a literal (`_VALID = ("a", "b")`)."""
+    """Module-level names bound once to a literal (`_VALID = ("a", "b")`), to a literal wrapped
+    in `frozenset`/`set`/`tuple`/`list`, to the keys of a dict literal (`Keys`: only a
+    membership test reads them) or to a `Literal[...]` alias (`LiteralArgs`: what
+    `get_args()` gives)."""
     counts: dict[str, int] = {}
     values: dict[str, Any] = {}
     for st in tree.body:
@@ -202,22 +231,195 @@ def module_constants(tree: ast.Module) -> dict[str, Any]:
             if isinstance(t, ast.Name):
                 counts[t.id] = counts.get(t.id, 0) + 1
                 try:
-                    values[t.id] = _literal(value, {}) if value is not None else None
+                    values[t.id] = _registry(value, values) if value is not None else None
                 except Unliftable:
                     values.pop(t.id, None)
     return {k: v for k, v in values.items() if counts.get(k) == 1}
 
 
-def stored_attributes(root: Path) -> set[str]:
+class Keys(list):  # type: ignore[type-arg]
+    """The keys of a module-level dict literal: data for `in` / `not in` only."""
+
+
+class LiteralArgs(tuple):  # type: ignore[type-arg]
+    """The values of a module-level `Literal[...]` alias: data for `get_args()` only."""
+
+
+def _registry(node: ast.expr, known: dict[str, Any]) -> Any:
+    """A module-level value as data: a literal, a container of literals, dict keys, a
+    `Literal[...]` alias."""
+    if isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):
+            raise Unliftable("dict literal")
+        return Keys(_literal(k, known) for k in node.keys if k is not None)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("frozenset", "set", "tuple", "list")
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        inner = _registry(node.args[0], known)
+        if isinstance(inner, (list, tuple)) and not isinstance(inner, LiteralArgs):
+            return list(inner)
+        raise Unliftable("not a literal")
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1] == "Literal":
+        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        values: list[Any] = []
+        for e in elts:  # a nested Literal alias is flattened, as typing does
+            inner = known.get(e.id) if isinstance(e, ast.Name) else None
+            for v in inner if isinstance(inner, LiteralArgs) else [_literal(e, known)]:
+                if v not in values:
+                    values.append(v)
+        return LiteralArgs(values)
+    value = _literal(node, known)
+    if isinstance(value, (Keys, LiteralArgs)):
+        raise Unliftable("not a literal")
+    return value
+
+
+def imported_constants(tree: ast.Module, root: Path, cache: dict[str, dict[str, Any]]) -> dict:
+    """Module-level data of the vLLM modules a file imports names from
+    (`from vllm.config.kernel import MoEBackend`): the registries of that release."""
+    out: dict[str, Any] = {}
+    for st in tree.body:
+        if not isinstance(st, ast.ImportFrom) or not (st.module or "").startswith("vllm"):
+            continue
+        module = st.module or ""
+        if module not in cache:
+            base = root / Path(*module.split("."))
+            path = base.with_suffix(".py")
+            if not path.is_file():
+                path = base / "__init__.py"
+            try:
+                cache[module] = module_constants(ast.parse(path.read_text(encoding="utf-8")))
+            except (OSError, SyntaxError):
+                cache[module] = {}
+        for alias in st.names:
+            if alias.name in cache[module]:
+                out[alias.asname or alias.name] = cache[module][alias.name]
+    return out
+
+
+def stored_attributes(root: Path, on_path: set[str] | None = None) -> set[str]:
     """Every attribute name assigned (`x.name = ...`, `setattr(x, "name", ...)`) in the files
-    the sites come from: a field vLLM's code rewrites is not lifted."""
+    the sites come from: a field vLLM's code rewrites is not lifted. `on_path` is filled with
+    the attributes assigned where a config build may run: module-level functions and the
+    methods `reach_paths` finds (a method no root calls, such as one deriving a copy, is not)."""
     out: set[str] = set()
     for rel, _ in mr.files_in_scope(root):
         try:
             tree = ast.parse((root / rel).read_text(encoding="utf-8"))
         except SyntaxError:
             continue
+        if on_path is not None:
+            on_path |= _stores_on_path(tree)
         for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                out.add(node.attr)
+            elif (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func) in ("setattr", "object.__setattr__")
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
+                out.add(str(node.args[1].value))
+    return out
+
+
+def always_built(root: Path) -> set[str]:
+    """The keywords of the `VllmConfig(...)` call of `EngineArgs.create_engine_config` that are
+    never None: a name the function binds once, by a statement of its own body, to a
+    `...Config(...)` construction or to a `self.create_*()` whose return annotation is one
+    class (not `X | None`)."""
+    path = root / "vllm" / "engine" / "arg_utils.py"
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return set()
+    cls = next(
+        (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "EngineArgs"), None
+    )
+    if cls is None:
+        return set()
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    fn = methods.get("create_engine_config")
+    if fn is None:
+        return set()
+    counts: dict[str, int] = {}
+    for node in _own_nodes(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    sure: set[str] = set()
+    for st in fn.body:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
+            continue
+        target, value = st.targets[0], st.value
+        if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
+            continue
+        if not isinstance(value, ast.Call):
+            continue
+        f = value.func
+        if (isinstance(f, ast.Name) and f.id.endswith("Config")) or (
+            isinstance(f, ast.Attribute)
+            and isinstance(f.value, ast.Name)
+            and f.value.id == "self"
+            and f.attr in methods
+            and isinstance(methods[f.attr].returns, ast.Name)
+        ):
+            sure.add(target.id)
+    out: set[str] = set()
+    for node in _own_nodes(fn):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "VllmConfig":
+            for kw in node.keywords:
+                if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in sure:
+                    out.add(kw.arg)
+    return out
+
+
+def _resolve(node: ast.expr, ctx: Context) -> ast.expr:
+    """A local bound once to a plain reference (`model_config = self.model_config`) stands
+    for what it references."""
+    seen = 0
+    while isinstance(node, ast.Name) and node.id in ctx.locals and seen < 4:
+        value = ctx.locals[node.id]
+        if not isinstance(value, (ast.Attribute, ast.Name)):
+            break
+        node, seen = value, seen + 1
+    if isinstance(node, ast.Attribute):
+        base = _resolve(node.value, ctx)
+        if base is not node.value:
+            return ast.Attribute(value=base, attr=node.attr, ctx=ast.Load())
+    return node
+
+
+def _built_sub(node: ast.expr, ctx: Context) -> bool:
+    """`self.model_config` in VllmConfig, a sub config `create_engine_config` always builds."""
+    node = _resolve(node, ctx)
+    return (
+        ctx.owner == "VllmConfig"
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and node.attr in ctx.fields.built
+    )
+
+
+def _stores_on_path(tree: ast.Module) -> set[str]:
+    out: set[str] = set()
+    functions: list[ast.AST] = [
+        n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            reached = reach_paths(cls)
+            functions += [
+                n
+                for n in cls.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in reached
+            ]
+    for fn in functions:
+        for node in ast.walk(fn):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
                 out.add(node.attr)
             elif (
@@ -251,8 +453,7 @@ def _field(path: tuple[str, Any, str], ctx: Context, name: str, stores: set[str]
 
 def _lift(node: ast.expr, ctx: Context) -> list[Any]:
     if isinstance(node, ast.BoolOp):
-        op = "and" if isinstance(node.op, ast.And) else "or"
-        return [op, *(lift_expr(v, ctx) for v in node.values)]
+        return _boolop(node, ctx)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return ["not", lift_expr(node.operand, ctx)]
     if isinstance(node, ast.Compare):
@@ -266,7 +467,16 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
                 isinstance(right, ast.Constant) and right.value is None
             ):
                 raise Unliftable("identity test")
-            parts.append([name, lift_expr(left, ctx), lift_expr(right, ctx)])
+            if name in ("is", "isnot") and _built_sub(left, ctx):
+                parts.append(["c", name == "isnot"])  # a config vLLM always builds
+                left = right
+                continue
+            right_value = ctx.constants.get(right.id) if isinstance(right, ast.Name) else None
+            if name in ("in", "notin") and isinstance(right_value, Keys):
+                rhs: list[Any] = ["c", list(right_value)]  # the keys of a registry dict
+            else:
+                rhs = lift_expr(right, ctx)
+            parts.append([name, lift_expr(left, ctx), rhs])
             left = right
         return parts[0] if len(parts) == 1 else ["and", *parts]
     if isinstance(node, ast.BinOp):
@@ -275,9 +485,13 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
             raise Unliftable("operator")
         return [name, lift_expr(node.left, ctx), lift_expr(node.right, ctx)]
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
-            return ["len", lift_expr(node.args[0], ctx)]
-        raise Unliftable("call")
+        return _call(node, ctx)
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and type(node.slice.value) is int
+    ):
+        return ["idx", lift_expr(node.value, ctx), node.slice.value]  # `x[0]` of a str/list
     if isinstance(node, ast.Attribute):
         return _attribute(node, ctx)
     if isinstance(node, ast.Name):
@@ -286,20 +500,131 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
             if found is None:
                 raise Unliftable("field without one flag")
             return _field(found, ctx, ctx.value_param[1], ctx.own_stores)
+        if node.id in ctx.bound:
+            return ["v", node.id]
         if node.id in ctx.locals:
             return lift_expr(ctx.locals[node.id], ctx)
-        if node.id in ctx.constants:
+        if node.id in ctx.constants and not isinstance(ctx.constants[node.id], (Keys, LiteralArgs)):
             return ["c", ctx.constants[node.id]]
         raise Unliftable("name")
     return ["c", _literal(node, ctx.constants)]
 
 
+def _boolop(node: ast.BoolOp, ctx: Context) -> list[Any]:
+    """`a and b`; a part that is a constant deciding the whole (`x and False`) decides it even
+    when the parts before it are not liftable, as long as those only read values (no call,
+    which could raise)."""
+    op = "and" if isinstance(node.op, ast.And) else "or"
+    parts: list[Any] = []
+    failed: Unliftable | None = None
+    for value in node.values:
+        try:
+            part = lift_expr(value, ctx)
+        except Unliftable as why:
+            if any(isinstance(n, ast.Call) for n in ast.walk(value)):
+                raise
+            failed = failed or why
+            continue
+        if part[0] == "c" and bool(part[1]) is (op == "or"):
+            return ["c", op == "or"]  # decides the whole, whatever came before
+        parts.append(part)
+    if failed is not None:
+        raise failed
+    return [op, *parts]
+
+
+# Known pure helpers: builtins and `str` methods whose result depends on their arguments only.
+TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple"}
+CONTAINERS = {"set": "set", "frozenset": "set", "sorted": "sorted", "list": "list", "tuple": "list"}
+STR_METHODS = {"lower", "upper", "strip", "startswith", "endswith"}
+
+
+def _call(node: ast.Call, ctx: Context) -> list[Any]:
+    """`len(x)`, `isinstance(x, str)` (a builtin type or a tuple of them), `set(x)`,
+    `sorted(x)`, `list(x)`, `get_args(LiteralAlias)`, `any(... for v in x)` / `all(...)`,
+    and the `str` methods lower/upper/strip/startswith/endswith of a liftable value."""
+    func = node.func
+    if node.keywords:
+        raise Unliftable("call")
+    if isinstance(func, ast.Name):
+        args = node.args
+        if func.id == "len" and len(args) == 1:
+            return ["len", lift_expr(args[0], ctx)]
+        if func.id == "isinstance" and len(args) == 2:
+            kinds = args[1].elts if isinstance(args[1], ast.Tuple) else [args[1]]
+            names = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPES]
+            if len(names) != len(kinds) or any(n in ctx.constants for n in names):
+                raise Unliftable("isinstance of a non-builtin type")
+            return ["isinstance", lift_expr(args[0], ctx), names]
+        if func.id in CONTAINERS and len(args) == 1 and not isinstance(args[0], ast.GeneratorExp):
+            return [CONTAINERS[func.id], lift_expr(args[0], ctx)]
+        if func.id == "get_args" and len(args) == 1 and isinstance(args[0], ast.Name):
+            found = ctx.constants.get(args[0].id)
+            if isinstance(found, LiteralArgs):
+                return ["c", list(found)]
+            raise Unliftable("get_args of an unknown alias")
+        if func.id in ("any", "all") and len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
+            return _quantifier(func.id, args[0], ctx)
+        raise Unliftable("call")
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in STR_METHODS
+        and (func.attr in ("startswith", "endswith")) == (len(node.args) == 1)
+    ):
+        receiver = lift_expr(func.value, ctx)
+        return ["m", func.attr, receiver, *(lift_expr(a, ctx) for a in node.args)]
+    raise Unliftable("call")
+
+
+def _quantifier(name: str, gen: ast.GeneratorExp, ctx: Context) -> list[Any]:
+    """`any(test for v in xs if cond)` -> ["any", "v", xs, test and cond]."""
+    if len(gen.generators) != 1:
+        raise Unliftable("nested generator")
+    comp = gen.generators[0]
+    if not isinstance(comp.target, ast.Name) or comp.is_async:
+        raise Unliftable("generator target")
+    var = comp.target.id
+    iterable = lift_expr(comp.iter, ctx)
+    added = var not in ctx.bound
+    ctx.bound.add(var)
+    try:
+        body = lift_expr(gen.elt, ctx)
+        conds = [["truth", lift_expr(c, ctx)] for c in comp.ifs]
+    finally:
+        if added:
+            ctx.bound.discard(var)
+    if conds:  # a filtered element counts only when its conditions hold
+        body = (
+            ["and", *conds, body] if name == "any" else ["or", *(["not", c] for c in conds), body]
+        )
+    return [name, var, iterable, body]
+
+
+def _kept_default(owner: str, name: str, ctx: Context) -> list[Any]:
+    """A field no flag sets, with `init=False` and a literal default, that no code a config
+    build runs assigns (`stored_attributes`' `on_path`): the config vLLM builds from the flags
+    holds the default (a method no root calls may set it on a copy it derives)."""
+    rec = ctx.fields.record(owner, name)
+    default = rec.get("default", NO_DEFAULT) if rec is not None else NO_DEFAULT
+    if (
+        rec is None
+        or rec.get("init") is not False
+        or not (default is None or isinstance(default, (bool, int, float, str)))
+        or name in ctx.fields.on_path
+    ):
+        raise Unliftable("not a field a flag sets")
+    return ["c", default]
+
+
 def _attribute(node: ast.Attribute, ctx: Context) -> list[Any]:
+    resolved = _resolve(node, ctx)
+    if isinstance(resolved, ast.Attribute):
+        node = resolved
     base = node.value
     if isinstance(base, ast.Name) and base.id == "self":
         found = ctx.fields.path(ctx.owner, node.attr)
         if found is None:
-            raise Unliftable("not a field a flag sets")
+            return _kept_default(ctx.owner, node.attr, ctx)
         return _field(found, ctx, node.attr, ctx.own_stores)
     if isinstance(base, ast.Name) and ctx.args_param and base.id == ctx.args_param:
         if node.attr in ctx.fields.flags:
@@ -317,6 +642,7 @@ def _attribute(node: ast.Attribute, ctx: Context) -> list[Any]:
             found = ctx.fields.path(sub, node.attr)
             if found is not None:
                 return _field(found, ctx, node.attr, ctx.fields.stored)
+            return _kept_default(sub, node.attr, ctx)
         raise Unliftable("not a field a flag sets")
     raise Unliftable("attribute")
 
@@ -348,42 +674,183 @@ def _decorators(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, a
     return out
 
 
-def _unconditional_calls(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """`self.m()` made by a top-level statement of `fn` before any return."""
-    out: set[str] = set()
-    for st in fn.body:
-        if any(isinstance(n, ast.Return) for n in ast.walk(st)):
-            break
-        if isinstance(st, (ast.Expr, ast.Assign, ast.AnnAssign)) and isinstance(st.value, ast.Call):
-            f = st.value.func
-            if (
-                isinstance(f, ast.Attribute)
-                and isinstance(f.value, ast.Name)
-                and f.value.id == "self"
-            ):
-                out.add(f.attr)
+MAX_PATHS = 4  # ways a method is reached that are kept (their conditions are or-ed)
+MAX_CHAIN = 4  # calls between a root and a method
+
+
+Step = tuple[str, Any, bool]  # ("test", test, holds) | ("loop", ast.For, True)
+
+
+def _is_exit(st: ast.stmt, kinds: tuple[type, ...]) -> bool:
+    """`if test: ...; return` (or `continue` in the site's loop): the body ends in its only
+    exit and the `if` has no else."""
+    if not isinstance(st, ast.If) or st.orelse:
+        return False
+    exits = [n for n in _own_nodes(st) if isinstance(n, (ast.Return, ast.Continue, ast.Break))]
+    return isinstance(st.body[-1], kinds) and exits == [st.body[-1]]
+
+
+def _exits_in(st: ast.stmt, in_loop: bool) -> bool:
+    """Whether a statement that ends before the site may leave the path to it: a `return`,
+    or a `continue`/`break` of the loop that holds the site (not of a loop inside `st`)."""
+    if any(isinstance(n, ast.Return) for n in _own_nodes(st)) or isinstance(st, ast.Return):
+        return True
+    if not in_loop:
+        return False
+
+    def walk(node: ast.AST) -> bool:
+        if isinstance(node, (ast.Continue, ast.Break)):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            return any(walk(x) for x in node.orelse)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return False
+        return any(walk(c) for c in ast.iter_child_nodes(node))
+
+    return walk(st)
+
+
+def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
+    """What must hold for `line` of `fn` to run, in order: the tests of the enclosing `if`s
+    (`holds` False in an else branch), each early exit before it in an enclosing block
+    (`if t: return` / `if t: continue` -> t is false), and the `for` loops that hold it
+    (the steps after a loop are about one element of it). Or why it cannot be said."""
+    steps: list[Step] = []
+    body: list[ast.stmt] = list(fn.body)
+    in_loop = False
+    while True:
+        for st in body:
+            end = st.end_lineno or st.lineno
+            if st.lineno > line:
+                return steps, ""
+            if end < line:
+                # in a loop only `continue` is an exit of one element (a return or break
+                # at one element keeps the later ones from running)
+                exit_kinds: tuple[type, ...] = (ast.Continue,) if in_loop else (ast.Return,)
+                if _is_exit(st, exit_kinds):
+                    steps.append(("test", st.test, False))  # type: ignore[attr-defined]
+                elif _exits_in(st, in_loop):
+                    return steps, "after an early return"
+                continue
+            # the statement that holds the line
+            if isinstance(st, ast.If):
+                if line < st.body[0].lineno:
+                    return steps, ""  # in the test itself
+                into_body = line <= (st.body[-1].end_lineno or st.body[-1].lineno)
+                steps.append(("test", st.test, into_body))
+                body = st.body if into_body else st.orelse
+                break
+            if isinstance(st, (ast.With, ast.AsyncWith)):
+                body = st.body
+                break
+            if isinstance(st, ast.For):
+                if line < st.body[0].lineno:
+                    return steps, ""  # in the loop's header
+                if line > (st.body[-1].end_lineno or st.body[-1].lineno):
+                    return steps, "in a loop's else"
+                if not isinstance(st.target, ast.Name):
+                    return steps, "in a loop"
+                steps.append(("loop", st, True))
+                body, in_loop = st.body, True
+                break
+            if isinstance(st, (ast.AsyncFor, ast.While)):
+                return steps, "in a loop"
+            if isinstance(st, ast.Try):
+                in_body = any(x.lineno <= line <= (x.end_lineno or x.lineno) for x in st.body)
+                if st.handlers and in_body:
+                    return steps, "in a try that catches"
+                if not in_body:
+                    return steps, "in an exception handler"
+                body = st.body
+                break
+            if isinstance(st, (ast.Raise, ast.Assert, ast.Expr, ast.Assign, ast.Return)):
+                return steps, ""
+            return steps, f"in a {type(st).__name__.lower()} statement"
+        else:
+            return steps, ""
+
+
+def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
+    """`self.m(...)` / `cls.m(...)` calls a statement makes whenever it runs: in a simple
+    statement's expressions or a compound statement's header (an `if` test, a `for` iterable,
+    a `with` item), and not under a short-circuit (`and`/`or` after the first operand, a
+    conditional expression's branches, a lambda or comprehension)."""
+    if isinstance(st, ast.If):
+        roots: list[ast.AST] = [st.test]
+    elif isinstance(st, (ast.For, ast.AsyncFor)):
+        roots = [st.iter]
+    elif isinstance(st, (ast.With, ast.AsyncWith)):
+        roots = [i.context_expr for i in st.items]
+    elif isinstance(st, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)):
+        roots = [st.value] if st.value is not None else []
+    else:
+        return []
+    out: list[tuple[str, int]] = []
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Lambda, ast.comprehension, ast.ListComp, ast.SetComp)):
+            continue
+        if isinstance(node, (ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.BoolOp):
+            stack.append(node.values[0])  # the others may not run
+            continue
+        if isinstance(node, ast.IfExp):
+            stack.append(node.test)
+            continue
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("self", "cls")
+        ):
+            out.append((node.func.attr, node.lineno))
+        stack.extend(ast.iter_child_nodes(node))
     return out
 
 
-def reached_methods(cls: ast.ClassDef) -> set[str]:
-    """Methods of a class run whenever it is built: roots, validators, and what they call
-    unconditionally."""
+def reach_paths(cls: ast.ClassDef) -> dict[str, list[list[tuple[Any, int]]]]:
+    """Methods of a class run when it is built, each with the calls that reach it from a root
+    (`__post_init__`, `__init__`, `create_engine_config`, a pydantic validator): chains of
+    (calling function, line of the call); a root's chain is empty. A call counts when the
+    statement that holds it always makes it (`_evaluated_self_calls`); the tests that guard
+    it are read by `path_guards`."""
     methods = {
         n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    todo = [
+    roots = [
         name
         for name, fn in methods.items()
         if name in ROOTS or any(d in VALIDATORS for d, _ in _decorators(fn))
     ]
-    seen: set[str] = set()
+    paths: dict[str, list[list[tuple[Any, int]]]] = {r: [[]] for r in roots}
+    todo = list(roots)
     while todo:
-        name = todo.pop()
-        if name in seen or name not in methods:
-            continue
-        seen.add(name)
-        todo.extend(_unconditional_calls(methods[name]))
-    return seen
+        name = todo.pop(0)
+        fn = methods[name]
+        calls = [
+            (callee, line)
+            for n in _own_nodes(fn)
+            if isinstance(n, ast.stmt)
+            for callee, line in _evaluated_self_calls(n)
+            if callee in methods
+        ]
+        for callee, line in sorted(calls, key=lambda c: c[1]):
+            known = paths.setdefault(callee, [])
+            if [] in known:
+                continue
+            for chain in paths[name]:
+                new = [*chain, (fn, line)]
+                if len(known) < MAX_PATHS and len(new) <= MAX_CHAIN and new not in known:
+                    known.append(new)
+                    todo.append(callee)
+    return paths
+
+
+def reached_methods(cls: ast.ClassDef) -> set[str]:
+    """Methods of a class run (under some condition) whenever it is built."""
+    return set(reach_paths(cls))
 
 
 def _enclosing(tree: ast.Module, line: int) -> tuple[ast.ClassDef | None, Any, list[ast.AST]]:
@@ -411,33 +878,14 @@ def _enclosing(tree: ast.Module, line: int) -> tuple[ast.ClassDef | None, Any, l
     return best
 
 
-def _reach_problem(
-    cls: ast.ClassDef | None, fn: Any, ancestors: list[ast.AST], site: mr.Site, file: str
-) -> str:
+def _where_problem(cls: ast.ClassDef | None, fn: Any, file: str) -> str:
     if fn is None:
         return "module level"
-    if any(isinstance(a, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)) for a in ancestors):
-        return "in a loop"
-    for a in ancestors:
-        if isinstance(a, ast.Try) and a.handlers:
-            inside_body = any(
-                st.lineno <= site.line <= (st.end_lineno or st.lineno) for st in a.body
-            )
-            if inside_body:
-                return "in a try that catches"
-    exits = {id(st) for st, _ in early_exits(fn, site.line)}
-    for node in _own_nodes(fn):
-        if (
-            isinstance(node, (ast.Return, ast.Continue, ast.Break))
-            and node.lineno < site.line
-            and id(node) not in exits
-        ):
-            return "after an early return"
     if cls is None:
         if file.startswith("vllm/entrypoints/") and fn.name.startswith("validate"):
             return ""
         return "module-level function"
-    if fn.name not in reached_methods(cls):
+    if fn.name not in reach_paths(cls):
         return "not run whenever the config is built"
     return ""
 
@@ -512,15 +960,13 @@ def _value_param(fn: Any) -> tuple[str, str] | None:
     return None
 
 
-def condition_nodes(site: mr.Site, tree: ast.Module) -> list[tuple[ast.expr, bool]]:
-    """The tests that must hold for the site to raise, (test, holds) in order."""
-    out = list(site.guard_nodes)
+def site_test(site: mr.Site, tree: ast.Module) -> ast.expr | None:
+    """An assert's test (the site raises when it is false)."""
     if site.kind == "assert":
         for node in ast.walk(tree):
             if isinstance(node, ast.Assert) and node.lineno == site.line:
-                out.append((node.test, False))
-                break
-    return out
+                return node.test
+    return None
 
 
 @dataclass
@@ -534,27 +980,16 @@ class Lifted:
     types: dict[str, str]
 
 
-def lift_site(
-    site: mr.Site, tree: ast.Module, constants: dict[str, Any], fields: Fields
-) -> Lifted | str:
-    """The site's condition as data, or why not."""
-    cls, fn, ancestors = _enclosing(tree, site.line)
-    exits = [(test, False) for _, test in early_exits(fn, site.line)] if fn is not None else []
-    tests = condition_nodes(site, tree)
-    if not tests:
-        return "unconditional"
-    tests = exits + tests
-    problem = _reach_problem(cls, fn, ancestors, site, site.file)
-    if problem:
-        return problem
-    owner = cls.name if cls is not None else ""
-    local_values, self_assigned = _locals_before(fn, site.line)
+def _context(
+    owner: str, cls: ast.ClassDef | None, fn: Any, line: int, constants: dict, fields: Fields
+) -> tuple[Context, set[str]]:
+    local_values, self_assigned = _locals_before(fn, line)
     params = [a.arg for a in fn.args.args]
     args_param = "args" if cls is None and "args" in params else None
     ctx = Context(
         owner,
         fn,
-        site.line,
+        line,
         constants,
         fields,
         value_param=_value_param(fn),
@@ -562,23 +997,144 @@ def lift_site(
         locals=local_values,
         own_stores=_self_stores(cls) if cls is not None else set(),
     )
-    try:
+    return ctx, self_assigned
+
+
+def _conjoin(steps: list[Step], last: list[Any] | None, ctx: Context) -> list[Any]:
+    """The steps of a path as one condition; a loop turns what follows it into `any`."""
+    parts: list[Any] = []
+    for i, (kind, node, holds) in enumerate(steps):
+        if kind == "loop":
+            var = node.target.id
+            iterable = lift_expr(node.iter, ctx)
+            if var in ctx.locals or var in ctx.bound:
+                raise Unliftable("loop variable shadows a name")
+            ctx.bound.add(var)
+            try:
+                inner = _conjoin(steps[i + 1 :], last, ctx)
+            finally:
+                ctx.bound.discard(var)
+            parts.append(["any", var, iterable, inner])
+            return parts[0] if len(parts) == 1 else ["and", *parts]
+        lifted = ["truth", lift_expr(node, ctx)]
+        parts.append(lifted if holds else ["not", lifted])
+    if last is not None:
+        parts.append(last)
+    if not parts:
+        return ["c", True]
+    return parts[0] if len(parts) == 1 else ["and", *parts]
+
+
+BOOLEAN = {"truth", "not", "and", "or", "any", "all", "isinstance"}
+
+
+def fold(expr: list[Any]) -> list[Any]:
+    """Constants folded out of and/or/not/truth (`x and False` -> False, `True and x` -> x)."""
+    op = expr[0]
+    if op in ("truth", "not"):
+        inner = fold(expr[1])
+        if inner[0] == "c":
+            return ["c", bool(inner[1]) is (op == "truth")]
+        return [op, inner]
+    if op in ("and", "or"):
+        decisive = op == "or"  # the constant that decides the whole
         parts = []
-        for test, holds in tests:
-            lifted = ["truth", lift_expr(test, ctx)]
-            parts.append(lifted if holds else ["not", lifted])
-    except Unliftable as why:
-        return str(why)
-    if not ctx.paths:
-        return "no config field"
+        for part in (fold(p) for p in expr[1:]):
+            if part[0] == "c":
+                if bool(part[1]) is decisive:
+                    return ["c", decisive]
+                continue
+            parts.append(part)
+        if not parts:
+            return ["c", not decisive]
+        if len(parts) == 1:  # the one part left, as a truth value
+            return parts[0] if parts[0][0] in BOOLEAN else ["truth", parts[0]]
+        return [op, *parts]
+    return expr
+
+
+def _check_assigned(self_assigned: set[str], owner: str, fields: Fields, ctx: Context) -> str:
     for attr in self_assigned:
         found = fields.path(owner, attr) if owner else None
         if found is not None and found[0] in ctx.paths:
             return "a field assigned before the site"
-    condition = parts[0] if len(parts) == 1 else ["and", *parts]
-    return Lifted(
-        site.file, site.line, site.function, site.message, condition, sorted(ctx.paths), ctx.types
-    )
+    return ""
+
+
+def lift_site(
+    site: mr.Site, tree: ast.Module, constants: dict[str, Any], fields: Fields
+) -> Lifted | str:
+    """The site's condition as data, or why not: the tests on its path in its function (and
+    in the calls that reach that function from a root, when it is not one), each early exit
+    before it negated, a loop around it read as `any` over the loop's iterable."""
+    cls, fn, _ = _enclosing(tree, site.line)
+    problem = _where_problem(cls, fn, site.file)
+    if problem:
+        return problem
+    steps, problem = path_guards(fn, site.line)
+    if problem:
+        return problem
+    assert_test = site_test(site, tree)
+    if not steps and assert_test is None:
+        return "unconditional"
+    owner = cls.name if cls is not None else ""
+    ctx, self_assigned = _context(owner, cls, fn, site.line, constants, fields)
+    try:
+        last = ["not", ["truth", lift_expr(assert_test, ctx)]] if assert_test is not None else None
+        condition = _conjoin(steps, last, ctx)
+    except Unliftable as why:
+        return str(why)
+    if fold(condition)[0] == "c":
+        return "never holds" if fold(condition)[1] is False else "unconditional"
+    if not ctx.paths:
+        return "no config field"
+    problem = _check_assigned(self_assigned, owner, fields, ctx)
+    if problem:
+        return problem
+    # a method other than a root: how it is reached, or-ed over the ways (each a conjunction)
+    chains = reach_paths(cls).get(fn.name, [[]]) if cls is not None else [[]]
+    if [] not in chains:
+        ways: list[Any] = []
+        why = "call guard"
+        for chain in chains:
+            parts: list[Any] = []
+            try:
+                for caller, line in chain:
+                    caller_steps, problem = path_guards(caller, line)
+                    if problem:
+                        raise Unliftable(f"call {problem}")
+                    cctx, assigned = _context(owner, cls, caller, line, constants, fields)
+                    parts.append(_conjoin(caller_steps, None, cctx))
+                    if _check_assigned(assigned, owner, fields, cctx):
+                        raise Unliftable("a field assigned before the call")
+                    ctx.paths |= cctx.paths
+                    ctx.types.update(cctx.types)
+            except Unliftable as e:
+                why = f"call guard: {e}"
+                continue
+            parts = [p for p in parts if p != ["c", True]]
+            ways.append(["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0])
+        if not ways:
+            return why
+        reach = ways[0] if len(ways) == 1 else ["or", *ways]
+        if reach != ["c", True]:
+            condition = ["and", reach, condition]
+    condition = fold(condition)
+    if condition[0] == "c":
+        return "never holds" if condition[1] is False else "unconditional"
+    paths = sorted(_paths_of(condition))  # those a folded-away part named are not read
+    types = {p: ctx.types[p] for p in paths}
+    return Lifted(site.file, site.line, site.function, site.message, condition, paths, types)
+
+
+def _paths_of(expr: Any) -> set[str]:
+    if not isinstance(expr, list) or not expr:
+        return set()
+    if expr[0] == "f":
+        return {expr[1]}
+    if expr[0] == "c":
+        return set()
+    return set().union(*(_paths_of(e) for e in expr[1:]))
 
 
 # --------------------------------------------------------------------------
@@ -592,15 +1148,18 @@ def lift_release(root: Path, release: str, uncovered: set[tuple[str, int]]) -> d
     fields = Fields.of(release, validation)
     sites, _, _ = mr.collect(root)
     trees: dict[str, tuple[ast.Module, dict[str, Any]]] = {}
+    modules: dict[str, dict[str, Any]] = {}
     out: dict[tuple[str, int], Lifted | str] = {}
     for site in sites:
         if (site.file, site.line) not in uncovered:
             continue
         if not fields.stored:
-            fields.stored = stored_attributes(root)
+            fields.stored = stored_attributes(root, fields.on_path)
+            fields.built = always_built(root)
         if site.file not in trees:
             tree = ast.parse((root / site.file).read_text(encoding="utf-8"))
-            trees[site.file] = (tree, module_constants(tree))
+            constants = {**imported_constants(tree, root, modules), **module_constants(tree)}
+            trees[site.file] = (tree, constants)
         tree, constants = trees[site.file]
         out[(site.file, site.line)] = lift_site(site, tree, constants, fields)
     return out

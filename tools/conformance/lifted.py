@@ -2,16 +2,19 @@
 
     python -m tools.conformance.lifted --releases 0.28.0 0.31.0 0.33.0 0.34.0
 
-For every entry and every oracle release in its ranges, two launches are made from the
+For every entry and every oracle release in its ranges, launches are made from the
 condition's own boundary, never from the linter: values for its fields are drawn from the
 constants the condition names (each number, one below and one above it; the members of a
-literal list; a default; true/false), the first assignment that makes the condition true is
-the case *inside*, and the same assignment with one field moved until the condition is false
-the case *outside*. vLLM's verdicts are recorded with the conformance set
-(`tests/data/verdicts/<release>.jsonl`, family `lifted`), and an entry is shipped
-(`verified`: the releases) only when, in every oracle release it was asked of, vLLM refused
-*inside* at the entry's site (or with its message) and did not refuse *outside* at that site.
-An entry vLLM contradicts anywhere is `dropped` with the reason (kept across runs).
+literal list; lists of them; a default; true/false), the first assignment that makes the
+condition true is the case *inside*, and the same assignment with one field moved until the
+condition is false the cases *outside* (up to three, the nearest first: the same type and
+shape, then the field left out, then another value). vLLM's verdicts are recorded with the
+conformance set (`tests/data/verdicts/<release>.jsonl`, family `lifted`), and an entry is
+shipped (`verified`: the releases) only when vLLM refused *inside* at the entry's site (or
+with its message), accepted at least one *outside* case and refused none at that site.
+Refused elsewhere inside, or every outside case refused elsewhere, is inconclusive and an entry
+inconclusive in any release asked is not shipped; one vLLM contradicts anywhere is `dropped`
+with the reason (kept across runs). Ask all the oracle releases in one run.
 """
 
 from __future__ import annotations
@@ -52,14 +55,19 @@ def _constants(expr: Any) -> list[Any]:
 
 def candidates(entry: dict[str, Any]) -> list[Any]:
     values: list[Any] = [True, False]
+    lists: list[Any] = [[], ["a"], ["a", "a"], [""]]  # for len/set/any/all over a list
     for c in _constants(entry["condition"]):
         if isinstance(c, bool) or c is None:
             continue
         if isinstance(c, (int, float)):
             values += [c - 1, c, c + 1]
-        elif isinstance(c, str) or (isinstance(c, (list, dict)) and not c):
+            lists += [[c - 1], [c], [c + 1]]
+        elif isinstance(c, str):
             values += [c]
-    values += [[], ["a"], "zz-unlisted"]
+            lists += [[c], [c, c]]
+        elif isinstance(c, (list, dict)) and not c:
+            values += [c]
+    values += [*lists, "zz-unlisted"]
     seen: list[Any] = []
     for v in values:
         if not any(type(v) is type(s) and v == s for s in seen):
@@ -85,7 +93,21 @@ def judged(entry: dict[str, Any], assign: dict[str, Any]) -> Any:
 
 
 def boundary(entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """(inside, outside) assignments, or None when none is found."""
+    """(inside, outside) assignments, or None when none is found; the outside one is the
+    first of `outsides`."""
+    found = boundaries(entry)
+    return (found[0], found[1][0]) if found is not None else None
+
+
+MAX_OUTSIDE = 3
+
+
+def boundaries(entry: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """The first assignment that makes the condition true (inside) and up to MAX_OUTSIDE that
+    make it false by moving one field, the nearest first: a value of the same type and shape
+    (the number next to the boundary, a list of the same length), then the field left out
+    (vLLM's default), then any other. vLLM may refuse a far outside case for another reason;
+    a near one is what tells the boundary."""
     paths = entry["paths"]
     if len(paths) > MAX_FIELDS:
         return None
@@ -102,12 +124,41 @@ def boundary(entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | N
         inside = dict(zip(paths, combo, strict=True))
         if judged(entry, inside) is not True:
             continue
+        outs: list[tuple[tuple[int, float], int, dict[str, Any]]] = []
         for path, allowed in zip(paths, per_path, strict=True):
             for v in allowed:
                 outside = {**inside, path: v}
                 if judged(entry, outside) is False and _same_type(inside[path], v):
-                    return inside, outside
+                    outs.append((_distance(inside[path], v), len(outs), outside))
+        if outs:
+            outs.sort(key=lambda o: (o[0], o[1]))
+            chosen: list[dict[str, Any]] = []
+            for _, _, o in outs:  # one per distance class first, then the next nearest
+                if len(chosen) < MAX_OUTSIDE and o not in chosen:
+                    chosen.append(o)
+            return inside, chosen
     return None
+
+
+def _distance(a: Any, b: Any) -> tuple[int, float]:
+    """How far an outside value is from the inside one: (class, amount)."""
+    if b is _ABSENT:
+        return (1, 0.0)
+    if a is _ABSENT or type(a) is not type(b):
+        return (2, 0.0)
+    if isinstance(a, (int, float)) and not isinstance(a, bool):
+        return (0, float(abs(a - b)))
+    if isinstance(a, list):
+        if len(a) != len(b) or not b:
+            return (2, 0.0)
+        if all(_number(x) for x in a + b):
+            return (0, float(sum(abs(x - y) for x, y in zip(a, b, strict=True))))
+        return (0, 0.0)
+    return (0, 0.0)
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def fits(value: Any, kind: str) -> bool:
@@ -161,15 +212,19 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
 
 
 def cases_for(entries: list[dict[str, Any]], release: str) -> list[tuple[str, str, Case]]:
+    """(entry id, side, case): side `inside`, or `outside`, `outside-2`, ... nearest first."""
     from vllm_lint.release_data import load_in
 
     flags = (load_in(lift_raises.FLAGS, release) or {}).get("flags", {})
     out = []
     for entry in entries:
-        found = boundary(entry)
+        found = boundaries(entry)
         if found is None:
             continue
-        for side, assign in zip(("inside", "outside"), found, strict=True):
+        inside, outsides = found
+        sides = [("inside", inside)]
+        sides += [("outside" if i == 0 else f"outside-{i + 1}", o) for i, o in enumerate(outsides)]
+        for side, assign in sides:
             argv = argv_of(assign, flags)
             if argv is None:
                 continue
@@ -219,15 +274,18 @@ def main(argv: list[str] | None = None) -> int:
             )
         ]
         made = cases_for(applicable, release)
-        by_key = {c.key: (eid, side) for eid, side, c in made}
-        answers = list(oracle.ask([c for _, _, c in made], release))
+        by_key: dict[str, list[tuple[str, str]]] = {}  # two entries may share a case
+        for eid, side, c in made:
+            by_key.setdefault(c.key, []).append((eid, side))
+        unique = list({c.key: c for _, _, c in made}.values())
+        answers = list(oracle.ask(unique, release))
         path = verdicts.path_for(release)
         old = [v for v in verdicts.load(path) if v.case.family != FAMILY or v.case.key in by_key]
         verdicts.save(path, verdicts.merged(old, answers))
         per_entry: dict[str, dict[str, verdicts.Verdict]] = {}
         for v in answers:
-            eid, side = by_key[v.case.key]
-            per_entry.setdefault(eid, {})[side] = v
+            for eid, side in by_key[v.case.key]:
+                per_entry.setdefault(eid, {})[side] = v
         for entry in applicable:
             got = per_entry.get(entry["id"], {})
             rec = results.setdefault(entry["id"], {"ok": [], "bad": []})
@@ -238,13 +296,17 @@ def main(argv: list[str] | None = None) -> int:
                 for side, v in got.items()
                 if not agrees(entry, release, side, v)
             ]
+            outside_accepted = any(v.accepted for side, v in got.items() if side != "inside")
             if bad:
                 rec["bad"] += bad
-            elif reached(entry, release, got["inside"]):
-                rec["ok"].append(release)
-            else:
+            elif not reached(entry, release, got["inside"]):
                 why = got["inside"].source or "?"
                 rec.setdefault("inconclusive", []).append(f"{release}: refused at {why}")
+            elif not outside_accepted:  # every outside case refused elsewhere: no boundary seen
+                why = ", ".join(v.source or "?" for side, v in got.items() if side != "inside")
+                rec.setdefault("inconclusive", []).append(f"{release}: outside refused at {why}")
+            else:
+                rec["ok"].append(release)
     dropped = dict(data.get("dropped", {}))
     for entry in entries:
         rec = results.get(entry["id"])
@@ -253,8 +315,16 @@ def main(argv: list[str] | None = None) -> int:
         key = lift_raises.entry_key(entry)
         if rec["bad"]:
             dropped[key] = "; ".join(rec["bad"])
-        if rec["ok"] and key not in dropped:
-            entry["verified"] = sorted(set(entry.get("verified", [])) | set(rec["ok"]))
+        # a release asked again is decided again; the others keep what they verified. Shipped
+        # only when every release asked that holds the entry verified it: one inconclusive
+        # release (refused elsewhere inside, or no outside case accepted) un-verifies it.
+        kept_releases = set(entry.get("verified", [])) - set(ns.releases)
+        ok = set(rec["ok"]) if not rec.get("inconclusive") else set()
+        if rec.get("inconclusive"):
+            kept_releases = set()
+        entry.pop("verified", None)
+        if key not in dropped and (ok or kept_releases):
+            entry["verified"] = sorted(kept_releases | ok)
     verified = {lift_raises.entry_key(e): e["verified"] for e in entries if e.get("verified")}
     entries = lift_raises.kept(entries, dropped, verified)
     lift_raises.OUT.write_text(lift_raises.render(entries, dropped), encoding="utf-8")

@@ -49,6 +49,7 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "*": lambda a, b: a * b,
     "//": lambda a, b: a // b,
     "%": lambda a, b: a % b,
+    "**": lambda a, b: a**b if abs(b) <= 128 else UNKNOWN,  # no huge power of a user's number
 }
 
 
@@ -76,11 +77,30 @@ def site_of(entry: dict[str, Any], release: str) -> str:
     return f"{entry['file']}:{line}"
 
 
+_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),  # bool is an int, as in Python
+    "float": (float,),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+    "tuple": (tuple,),
+}
+_STR_METHODS: dict[str, Callable[..., Any]] = {
+    "lower": str.lower,
+    "upper": str.upper,
+    "strip": str.strip,
+    "startswith": str.startswith,
+    "endswith": str.endswith,
+}
+
+
 class Judge:
     """Evaluates one entry's expression on the settings."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.bound: dict[str, Any] = {}  # the element a quantifier is at
 
     def value(self, path: str, default: Any) -> Any:
         s = self.settings
@@ -111,21 +131,64 @@ class Judge:
             return self.truth(self.eval(expr[1]))
         if op == "len":
             inner = self.eval(expr[1])
-            return len(inner) if isinstance(inner, (str, list, dict)) else UNKNOWN
+            return len(inner) if isinstance(inner, (str, list, dict, set)) else UNKNOWN
+        if op == "v":
+            return self.bound.get(expr[1], UNKNOWN)
+        if op in ("any", "all"):
+            return self._quantifier(op, expr[1], self.eval(expr[2]), expr[3])
+        if op == "isinstance":
+            inner = self.eval(expr[1])
+            if inner is UNKNOWN:
+                return UNKNOWN
+            return isinstance(inner, tuple(t for name in expr[2] for t in _TYPES[name]))
+        if op in ("set", "sorted", "list"):
+            return _container(op, self.eval(expr[1]))
+        if op == "idx":
+            inner = self.eval(expr[1])
+            if isinstance(inner, (str, list)) and -len(inner) <= expr[2] < len(inner):
+                return inner[expr[2]]
+            return UNKNOWN  # out of range: vLLM raises something else there
+        if op == "m":
+            receiver = self.eval(expr[2])
+            args = [self.eval(a) for a in expr[3:]]
+            if not isinstance(receiver, str) or not all(isinstance(a, str) for a in args):
+                return UNKNOWN  # not a string: vLLM would see something else
+            return _STR_METHODS[expr[1]](receiver, *args)
         if op in ("is", "isnot"):
             left = self.eval(expr[1])  # None is unknown: only a set value is judged
             return UNKNOWN if left is UNKNOWN else op == "isnot"
         left, right = self.eval(expr[1]), self.eval(expr[2])
         if left is UNKNOWN or right is UNKNOWN:
             return UNKNOWN
-        if op in ("<", "<=", ">", ">=", "+", "-", "*", "//", "%") and not (
+        if op in ("<", "<=", ">", ">=", "+", "-", "*", "//", "%", "**") and not (
             _number(left) and _number(right)
         ):
             return UNKNOWN  # vLLM would see another type (a string to parse, a list)
         try:
             return _BINARY[op](left, right)
-        except (TypeError, ZeroDivisionError):
+        except (TypeError, ZeroDivisionError, OverflowError):
             return UNKNOWN
+
+    def _quantifier(self, op: str, var: str, items: Any, body: list[Any]) -> Any:
+        """`any`/`all` of `body` over the elements of a known list (a dict: its keys). A string
+        is not iterated: where vLLM holds a list, a string in the settings is a value vLLM
+        parses or refuses first, not its characters."""
+        if isinstance(items, dict):
+            items = list(items)
+        if not isinstance(items, list):
+            return UNKNOWN
+        saved = self.bound.get(var, UNKNOWN)
+        unknown = False
+        try:
+            for item in items:
+                self.bound[var] = item
+                got = self.truth(self.eval(body))
+                if got is (op == "any"):
+                    return op == "any"
+                unknown = unknown or got is UNKNOWN
+        finally:
+            self.bound[var] = saved
+        return UNKNOWN if unknown else op != "any"
 
     @staticmethod
     def truth(value: Any) -> Any:
@@ -148,6 +211,21 @@ class Judge:
                 return True
             unknown = unknown or got is UNKNOWN
         return UNKNOWN if unknown else False
+
+
+def _container(op: str, value: Any) -> Any:
+    """`set(x)` / `sorted(x)` / `list(x)` of a known list or dict (its keys); a string is
+    unknown, as for `any`."""
+    if not isinstance(value, (list, dict)):
+        return UNKNOWN
+    try:
+        if op == "set":
+            return set(value)
+        if op == "sorted":
+            return sorted(value)
+    except TypeError:  # unhashable or unorderable elements
+        return UNKNOWN
+    return list(value)
 
 
 def _number(value: Any) -> bool:
