@@ -7,6 +7,7 @@ run on modules written to a temporary folder laid out like vLLM's (`vllm/...`).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import textwrap
 from pathlib import Path
@@ -351,6 +352,17 @@ def test_raise_sites(tmp_path: Path) -> None:
     validation = {"classes": {"EPLB": {"fields": {"interval": {"type": "int", "gt": 0}}}}}
     assert mine_raises.mined(sites[0], validation)
     assert not mine_raises.mined(sites[1], validation)
+    # an enum's metaclass refusing a member name: the generic check judges the enum's names
+    meta = dataclasses.replace(
+        sites[0], file="vllm/config/mamba.py", function="_MambaBackendEnumMeta.__getitem__"
+    )
+    enums = {
+        "enums": {"MambaBackendEnum": {"names": ["TRITON"], "source": "vllm/config/mamba.py:25"}}
+    }
+    assert mine_raises.mined(meta, enums)
+    assert not mine_raises.mined(dataclasses.replace(meta, file="vllm/config/other.py"), enums)
+    other = dataclasses.replace(meta, function="_OtherEnumMeta.__getitem__")
+    assert not mine_raises.mined(other, enums)
     rules = [
         mine_raises.RuleRef("VL999", "0.0.1", "", None, {"0.0.2": "vllm/engine/arg_utils.py:14"})
     ]

@@ -31,7 +31,8 @@ Coverage of each site, first that applies:
   (at least 75 % of the rule's text, placeholders aside, found in the message);
 * ``mined``: a generic check on schemas/validation/<release>.json decides it: the site is
   the error branch of a before-validator that looks an enum up by name (the field is marked
-  ``match: name_upper``), or its guard compares one field with the very bound pydantic
+  ``match: name_upper``) or an enum's metaclass ``__getitem__`` (``_XEnumMeta``, the enum
+  ``X`` of the same file in ``enums``), or its guard compares one field with the very bound pydantic
   checks (``if self.x <= 0`` with ``gt: 0``);
 * ``reason``: what the verdict hangs on, when nothing a deployment file says decides it.
   First an entry of ``tools/coverage_reasons.json`` (a site read by hand: ``file``,
@@ -812,6 +813,8 @@ def mined(site: Site, validation: dict[str, Any] | None) -> bool:
     registries = validation.get("registries", {})
     if any(p.search(site.message) and r in registries for r, p in REGISTRY_MESSAGES.items()):
         return True
+    if _enum_meta_lookup(site, validation.get("enums", {})):
+        return True
     classes = validation.get("classes", {})
     if site.validator is not None:
         cls, fields, mode = site.validator
@@ -833,6 +836,17 @@ def mined(site: Site, validation: dict[str, Any] | None) -> bool:
     owner = site.function.split(".")[0]
     fields = classes.get(owner, {}).get("fields", {})
     return any(_bound_guard(c, fields) for c in conjuncts)
+
+
+def _enum_meta_lookup(site: Site, enums: dict[str, Any]) -> bool:
+    """``_XEnumMeta.__getitem__``: the metaclass of enum ``X`` refusing a member name
+    (``MambaBackendEnum[name.upper()]``); the generic check on the validation file's
+    ``enums`` judges the name of ``X`` (declared in the same file) first."""
+    cls, _, method = site.function.rpartition(".")
+    if method != "__getitem__" or not cls.endswith("EnumMeta"):
+        return False
+    entry = enums.get(cls.lstrip("_")[: -len("Meta")])
+    return entry is not None and str(entry.get("source", "")).split(":")[0] == site.file
 
 
 def _bound_guard(test: ast.expr, fields: dict[str, Any]) -> bool:

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL376 quant-config-targets-unknown-shorthand: a launch vLLM 0.30.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/misc/VL376-quant-config-targets-unknown-shorthand.json)
+vllm serve Qwen/Qwen3-8B --quantization-config '{"targets": {"re:.*mlp.*": "fp8_per_tensor"}}'

@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL384 quant-config-unknown-quant-key: a launch vLLM 0.22.0 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/misc/VL384-quant-config-unknown-quant-key.json)
+vllm serve Qwen/Qwen3-8B --quantization-config '{"linear": {"weight": "fp8"}}'
