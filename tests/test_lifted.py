@@ -392,3 +392,95 @@ def test_a_string_is_not_iterated_where_a_list_is_read() -> None:
     characters are not the elements vLLM sees."""
     assert _judge(items="0,0").eval(ANY_NEG) is UNKNOWN
     assert _judge(items="0,0").eval(["set", ["f", "items"]]) is UNKNOWN
+
+
+CROSS = """
+import vllm.envs as envs
+
+
+def _check_pair(size, mode):
+    if size > 5 and mode == "x":
+        raise ValueError("pair")
+
+
+class FooConfig:
+    def __post_init__(self):
+        _check_pair(self.size, mode=self.mode)
+
+    def verify_with(self, other):
+        if self.size > other.limit:
+            raise ValueError("over the limit")
+
+
+class BarConfig:
+    pass
+
+
+class VllmConfig:
+    def __post_init__(self):
+        def helper():
+            return 1
+
+        if envs.VLLM_MODE != "strict":
+            return
+        self.foo_config.verify_with(self.bar_config)
+        self.qux_config.verify_with(self.bar_config)
+"""
+
+
+@pytest.fixture(scope="module")
+def followed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, lr.Lifted | str]:
+    """message -> Lifted or the reason, for the sites reached only through calls."""
+    root = tmp_path_factory.mktemp("cross")
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    (root / "vllm" / "config" / "vllm.py").write_text(CROSS, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    fields = lr.Fields(
+        flags={"size": "int", "mode": "str", "limit": "int"},
+        choices={},
+        by_field={"FooConfig.size": "size", "FooConfig.mode": "mode", "BarConfig.limit": "limit"},
+        json_class={},
+        classes={
+            "FooConfig": {"fields": {"size": {"type": "int"}, "mode": {"type": "str"}}},
+            "BarConfig": {"fields": {"limit": {"type": "int"}}},
+            "QuxConfig": {"fields": {}},
+        },
+        built={"foo_config", "bar_config"},  # not qux_config: it may be None
+        envs={"VLLM_MODE": {"kind": "choice", "case_sensitive": True, "choices": ["strict"]}},
+    )
+    fields.stored = lr.stored_attributes(root, fields.on_path)
+    tree = ast.parse(CROSS)
+    constants = lr.module_constants(tree)
+    calls = lr.index_calls({"vllm/config/vllm.py": (tree, constants)}, fields)
+    sites, _, _ = mr.collect(root)
+    return {s.message: lr.lift_site(s, tree, constants, fields, calls) for s in sites}
+
+
+def test_a_module_function_is_followed_with_its_arguments_bound(followed: dict[str, Any]) -> None:
+    assert _condition(followed["pair"]) == [
+        "truth",
+        ["and", [">", ["f", "size"], ["c", 5]], ["==", ["f", "mode"], ["c", "x"]]],
+    ]
+
+
+def test_another_configs_method_is_followed_from_vllm_config(followed: dict[str, Any]) -> None:
+    """`self.foo_config.verify_with(self.bar_config)`: `self` is the receiver, `other` the
+    argument; the caller's early return on `envs.VLLM_MODE` (a nested def's return is not an
+    exit) is conjoined; the call on `qux_config`, which may be None, is not followed."""
+    found = followed["over the limit"]
+    assert _condition(found) == [
+        "and",
+        ["not", ["truth", ["!=", ["f", "env.VLLM_MODE"], ["c", "strict"]]]],
+        ["truth", [">", ["f", "size"], ["f", "limit"]]],
+    ]
+    assert found.types["env.VLLM_MODE"] == '["strict"]'
+
+
+def test_an_environment_variable_is_known_only_where_the_launch_writes_it() -> None:
+    expr = ["==", ["f", "env.VLLM_MODE"], ["c", "strict"]]
+    s = Settings(None)  # type: ignore[arg-type]
+    assert Judge(s).eval(expr) is UNKNOWN
+    s.set("env.VLLM_MODE", "strict", SPAN)
+    s.spans.setdefault("env", SPAN)
+    assert Judge(s).eval(expr) is True

@@ -25,16 +25,27 @@ is one of:
   read by ``get_args``, literal frozensets, and such constants imported from ``vllm`` modules;
 * an ``init=False`` field with a literal default no code a config build runs assigns (its
   default), ``self.<sub>_config is not None`` for a sub config ``create_engine_config``
-  always builds.
+  always builds or ``VllmConfig`` types as one class with a ``default_factory``; for a sub
+  config a JSON flag sets and no code assigns, ``is not None`` is the flag written;
+* a field of a sub config reached through a config-typed field (``self.offload_config.uva.
+  cpu_offload_gb`` -> the flag of ``UVAOffloadConfig.cpu_offload_gb``);
+* ``envs.X``: the launch's ``env.X`` as the release parses it (schemas/envs: a string or a
+  case-sensitive choice as written, a case-insensitive one lowercased; other kinds are not
+  lifted), known only where the launch writes it.
 
 The site must be reached when the config is built: in ``__post_init__``/``__init__``, a
 pydantic validator, ``EngineArgs.create_engine_config``, a serve-args ``validate*`` function,
 or a method those call in an expression their statement always evaluates, directly or through
 other methods (the guards of each call and the caller's early returns conjoined, the ways in
-or-ed). Early exits (``if t: return``, ``if t: continue`` in the site's loop) before the site
-at any depth become ``not t``; a ``for`` loop around the site becomes ``any`` over its
-iterable. Not lifted: after another ``return``, in a ``while`` loop, inside a ``try`` that
-catches; a condition constant folding decides ("never holds").
+or-ed). A module-level function, or a method of a sub config ``VllmConfig`` always builds, is
+followed to the calls such a method makes into it (``_check(self.x)``,
+``self.parallel_config.verify(self.model_config)``; up to two calls out of a class): its
+parameters stand for the call's arguments read in the caller, a method's ``self`` for the
+receiver, and the call's guards and the caller's way in are conjoined. A nested ``def``
+before the site is no early exit. Early exits (``if t: return``, ``if t: continue`` in the
+site's loop) before the site at any depth become ``not t``; a ``for`` loop around the site
+becomes ``any`` over its iterable. Not lifted: after another ``return``, in a ``while``
+loop, inside a ``try`` that catches; a condition constant folding decides ("never holds").
 
 Output: ``schemas/lifted.json``, one entry per distinct (file, function, message, condition)
 with the releases it holds for as ranges and the line per release. The evaluator is
@@ -67,6 +78,7 @@ from vllm_lint import release_data
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "schemas" / "lifted.json"
 FLAGS = REPO / "schemas" / "flags"
+ENVS = REPO / "schemas" / "envs"
 FORMAT_VERSION = 1
 
 COMPARE = {
@@ -109,6 +121,7 @@ class Fields:
     stored: set[str] = field(default_factory=set)  # attributes vLLM's code assigns anywhere
     on_path: set[str] = field(default_factory=set)  # assigned where a config build runs
     built: set[str] = field(default_factory=set)  # sub configs VllmConfig always gets
+    envs: dict[str, Any] = field(default_factory=dict)  # schemas/envs: name -> record
 
     @classmethod
     def of(cls, release: str, validation: dict[str, Any] | None) -> Fields:
@@ -136,7 +149,8 @@ class Fields:
             classes = validation.get("classes", {})
         # a field two flags set (an alias and its new name) has no one path
         by_field = {k: v for k, v in by_field.items() if seen[k] == 1 and v in flags}
-        return cls(flags, choices, by_field, json_class, classes)
+        envs = (release_data.load_in(ENVS, release) or {}).get("variables", {})
+        return cls(flags, choices, by_field, json_class, classes, envs=envs)
 
     def record(self, owner: str, name: str) -> dict[str, Any] | None:
         return self.classes.get(owner, {}).get("fields", {}).get(name)
@@ -189,6 +203,9 @@ class Context:
     types: dict[str, str] = field(default_factory=dict)
     depth: int = 0
     bound: set[str] = field(default_factory=set)  # loop / generator variables in scope
+    # parameters of a function reached through a call: the caller's argument, and the
+    # caller's context to read it in (`self` of a method: the receiver)
+    params: dict[str, tuple[ast.expr, Context]] = field(default_factory=dict)
 
 
 def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
@@ -374,7 +391,38 @@ def always_built(root: Path) -> set[str]:
             for kw in node.keywords:
                 if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in sure:
                     out.add(kw.arg)
-    return out
+    return out | never_none_fields(root)
+
+
+def never_none_fields(root: Path) -> set[str]:
+    """The fields of `VllmConfig` annotated with one config class (not `X | None`) and
+    defaulting by a `default_factory`: never None (`kernel_config: KernelConfig =
+    Field(default_factory=KernelConfig)`)."""
+    for rel in VLLM_CONFIG_FILES:
+        try:
+            tree = ast.parse((root / rel).read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        cls = next(
+            (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "VllmConfig"), None
+        )
+        if cls is None:
+            continue
+        out = set()
+        for st in cls.body:
+            if not (
+                isinstance(st, ast.AnnAssign)
+                and isinstance(st.target, ast.Name)
+                and isinstance(st.annotation, ast.Name)
+                and st.annotation.id.endswith("Config")
+                and isinstance(st.value, ast.Call)
+            ):
+                continue
+            factory = [k for k in st.value.keywords if k.arg == "default_factory"]
+            if factory and ast.unparse(factory[0].value) == st.annotation.id:
+                out.add(st.target.id)
+        return out
+    return set()
 
 
 def _resolve(node: ast.expr, ctx: Context) -> ast.expr:
@@ -395,6 +443,9 @@ def _resolve(node: ast.expr, ctx: Context) -> ast.expr:
 
 def _built_sub(node: ast.expr, ctx: Context) -> bool:
     """`self.model_config` in VllmConfig, a sub config `create_engine_config` always builds."""
+    bound = _bound_arg(node, ctx)
+    if bound is not None:
+        return _built_sub(*bound)
     node = _resolve(node, ctx)
     return (
         ctx.owner == "VllmConfig"
@@ -403,6 +454,27 @@ def _built_sub(node: ast.expr, ctx: Context) -> bool:
         and node.value.id == "self"
         and node.attr in ctx.fields.built
     )
+
+
+def _json_sub(node: ast.expr, ctx: Context) -> str | None:
+    """`self.speculative_config` in VllmConfig, a sub config a JSON flag sets
+    (`--speculative-config`) that vLLM's code never assigns: the flag's document key. The
+    config is built when the flag is written; when it is not, whether it is None is unknown
+    (`speculative_config is not None` holds on a launch that writes the flag)."""
+    bound = _bound_arg(node, ctx)
+    if bound is not None:
+        return _json_sub(*bound)
+    node = _resolve(node, ctx)
+    if not (
+        ctx.owner == "VllmConfig"
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and node.attr not in ctx.fields.stored
+    ):
+        return None
+    sub = ctx.fields.sub_class(node.attr)
+    return ctx.fields.json_class.get(sub) if sub is not None else None
 
 
 def _stores_on_path(tree: ast.Module) -> set[str]:
@@ -451,7 +523,32 @@ def _field(path: tuple[str, Any, str], ctx: Context, name: str, stores: set[str]
     return ["f", path[0]] if path[1] == NO_DEFAULT else ["f", path[0], path[1]]
 
 
+def _bound_arg(node: ast.expr, ctx: Context) -> tuple[ast.expr, Context] | None:
+    """A parameter of a function reached through a call (or an attribute chain rooted at
+    one, `parallel_config.data_parallel_size`, `self.x` of a method called on a sub config)
+    as the caller's expression, with the context the caller reads it in."""
+    if not ctx.params:
+        return None
+    node = _resolve(node, ctx)
+    chain: list[str] = []
+    base = node
+    while isinstance(base, ast.Attribute):
+        chain.append(base.attr)
+        base = base.value
+    if not isinstance(base, ast.Name) or base.id not in ctx.params or base.id in ctx.bound:
+        return None
+    arg, caller = ctx.params[base.id]
+    out = arg
+    for attr in reversed(chain):
+        out = ast.Attribute(value=out, attr=attr, ctx=ast.Load())
+    return out, caller
+
+
 def _lift(node: ast.expr, ctx: Context) -> list[Any]:
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        bound = _bound_arg(node, ctx)
+        if bound is not None:
+            return lift_expr(bound[0], bound[1])
     if isinstance(node, ast.BoolOp):
         return _boolop(node, ctx)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -469,6 +566,13 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
                 raise Unliftable("identity test")
             if name in ("is", "isnot") and _built_sub(left, ctx):
                 parts.append(["c", name == "isnot"])  # a config vLLM always builds
+                left = right
+                continue
+            written = _json_sub(left, ctx) if name in ("is", "isnot") else None
+            if written is not None:  # built when its JSON flag is written, else unknown
+                ctx.paths.add(written)
+                ctx.types[written] = "dict"
+                parts.append([name, ["f", written], ["c", None]])
                 left = right
                 continue
             right_value = ctx.constants.get(right.id) if isinstance(right, ast.Name) else None
@@ -631,20 +735,57 @@ def _attribute(node: ast.Attribute, ctx: Context) -> list[Any]:
             found = (node.attr, NO_DEFAULT, ctx.fields.flags[node.attr])
             return _field(found, ctx, node.attr, ctx.fields.stored)
         raise Unliftable("not a flag")
-    if (
-        ctx.owner == "VllmConfig"
-        and isinstance(base, ast.Attribute)
-        and isinstance(base.value, ast.Name)
-        and base.value.id == "self"
-    ):
-        sub = ctx.fields.sub_class(base.attr)
-        if sub is not None:
-            found = ctx.fields.path(sub, node.attr)
+    if isinstance(base, ast.Name) and base.id == "envs" and base.id not in ctx.locals:
+        return _env(node.attr, ctx)
+    if ctx.owner == "VllmConfig":
+        owner = _config_class(base, ctx)
+        if owner is not None:
+            found = ctx.fields.path(owner, node.attr)
             if found is not None:
                 return _field(found, ctx, node.attr, ctx.fields.stored)
-            return _kept_default(sub, node.attr, ctx)
+            return _kept_default(owner, node.attr, ctx)
         raise Unliftable("not a field a flag sets")
     raise Unliftable("attribute")
+
+
+def _config_class(node: ast.expr, ctx: Context) -> str | None:
+    """The config class `node` holds in VllmConfig: `self.<sub>_config` (`sub_class`), or a
+    field of one whose type is a config class (`self.offload_config.uva` ->
+    `UVAOffloadConfig`), never one vLLM's code assigns."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ):
+        return ctx.fields.sub_class(node.attr)
+    if isinstance(node, ast.Attribute):
+        outer = _config_class(node.value, ctx)
+        rec = ctx.fields.record(outer, node.attr) if outer is not None else None
+        if rec is not None and isinstance(rec.get("class"), str) and rec.get("type") == "class":
+            if node.attr in ctx.fields.stored or rec.get("default", "") is None:
+                return None  # replaced in code, or None unless written
+            return str(rec["class"])
+    return None
+
+
+def _env(name: str, ctx: Context) -> list[Any]:
+    """`envs.X`: the launch's `env.X` as vLLM parses it (schemas/envs/<release>.json): a
+    string or a case-sensitive choice as written, a case-insensitive choice lowercased. The
+    judge knows it only where the launch writes it (the process may have it otherwise)."""
+    rec = ctx.fields.envs.get(name)
+    if rec is None:
+        raise Unliftable("an environment variable the release does not read")
+    kind = rec.get("kind")
+    path = f"env.{name}"
+    if kind == "str" or (kind == "choice" and rec.get("case_sensitive")):
+        expr: list[Any] = ["f", path]
+    elif kind == "choice":
+        expr = ["m", "lower", ["f", path]]
+    else:
+        raise Unliftable("an environment variable vLLM parses")
+    ctx.paths.add(path)
+    ctx.types[path] = json.dumps(rec["choices"]) if kind == "choice" else "str"
+    return expr
 
 
 # --------------------------------------------------------------------------
@@ -724,6 +865,8 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
             if st.lineno > line:
                 return steps, ""
             if end < line:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue  # a definition runs nothing: its returns are not exits here
                 # in a loop only `continue` is an exit of one element (a return or break
                 # at one element keeps the later ones from running)
                 exit_kinds: tuple[type, ...] = (ast.Continue,) if in_loop else (ast.Return,)
@@ -771,10 +914,22 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
 
 
 def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
-    """`self.m(...)` / `cls.m(...)` calls a statement makes whenever it runs: in a simple
-    statement's expressions or a compound statement's header (an `if` test, a `for` iterable,
-    a `with` item), and not under a short-circuit (`and`/`or` after the first operand, a
-    conditional expression's branches, a lambda or comprehension)."""
+    """`self.m(...)` / `cls.m(...)` calls a statement makes whenever it runs
+    (`evaluated_calls`)."""
+    return [
+        (node.func.attr, node.lineno)
+        for node in evaluated_calls(st)
+        if isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("self", "cls")
+    ]
+
+
+def evaluated_calls(st: ast.stmt) -> list[ast.Call]:
+    """The calls a statement makes whenever it runs: in a simple statement's expressions or a
+    compound statement's header (an `if` test, a `for` iterable, a `with` item), and not under
+    a short-circuit (`and`/`or` after the first operand, a conditional expression's branches,
+    a lambda or comprehension)."""
     if isinstance(st, ast.If):
         roots: list[ast.AST] = [st.test]
     elif isinstance(st, (ast.For, ast.AsyncFor)):
@@ -785,7 +940,7 @@ def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
         roots = [st.value] if st.value is not None else []
     else:
         return []
-    out: list[tuple[str, int]] = []
+    out: list[ast.Call] = []
     stack = list(roots)
     while stack:
         node = stack.pop()
@@ -799,13 +954,8 @@ def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
         if isinstance(node, ast.IfExp):
             stack.append(node.test)
             continue
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id in ("self", "cls")
-        ):
-            out.append((node.func.attr, node.lineno))
+        if isinstance(node, ast.Call):
+            out.append(node)
         stack.extend(ast.iter_child_nodes(node))
     return out
 
@@ -981,8 +1131,16 @@ class Lifted:
 
 
 def _context(
-    owner: str, cls: ast.ClassDef | None, fn: Any, line: int, constants: dict, fields: Fields
+    owner: str,
+    cls: ast.ClassDef | None,
+    fn: Any,
+    line: int,
+    constants: dict,
+    fields: Fields,
+    shared: Context | None = None,
 ) -> tuple[Context, set[str]]:
+    """A context for `line` of `fn`; `shared`: a context whose paths and types it adds to (the
+    contexts of one lift, through calls, fill one set)."""
     local_values, self_assigned = _locals_before(fn, line)
     params = [a.arg for a in fn.args.args]
     args_param = "args" if cls is None and "args" in params else None
@@ -997,6 +1155,8 @@ def _context(
         locals=local_values,
         own_stores=_self_stores(cls) if cls is not None else set(),
     )
+    if shared is not None:
+        ctx.paths, ctx.types = shared.paths, shared.types
     return ctx, self_assigned
 
 
@@ -1061,69 +1221,270 @@ def _check_assigned(self_assigned: set[str], owner: str, fields: Fields, ctx: Co
     return ""
 
 
+@dataclass
+class CallSite:
+    """A call a config build makes into another function: a module-level function of the
+    same file (`f(self.x)`), or a method of a sub config VllmConfig always builds
+    (`self.parallel_config.m(...)`)."""
+
+    file: str
+    tree: ast.Module
+    constants: dict[str, Any]
+    cls: ast.ClassDef | None
+    fn: Any
+    call: ast.Call
+
+
+CallIndex = dict[tuple[str, str, str], list[CallSite]]
+MAX_FOLLOW = 2  # calls followed out of a class (module function, another config's method)
+
+
+def _call_key(file: str, cls: ast.ClassDef | None, fn: Any) -> tuple[str, str, str]:
+    """How `index_calls` names a function: a module function by its file, a method by its
+    class (the sub config classes' names are unique)."""
+    return (file, "", fn.name) if cls is None else ("", cls.name, fn.name)
+
+
+def index_calls(sources: dict[str, tuple[ast.Module, dict[str, Any]]], fields: Fields) -> CallIndex:
+    """The calls each method of a class makes, in a statement that always makes them
+    (`evaluated_calls`), into a module-level function of its file or, in `VllmConfig`, into a
+    method of a sub config `create_engine_config` always builds; whether the calling method
+    itself runs is asked when a site is lifted (`_ways_in`)."""
+    out: CallIndex = {}
+    for file, (tree, constants) in sources.items():
+        functions = {
+            n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for fn in cls.body:
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for st in _own_nodes(fn):
+                    if not isinstance(st, ast.stmt):
+                        continue
+                    for call in evaluated_calls(st):
+                        f = call.func
+                        key: tuple[str, str, str] | None = None
+                        if isinstance(f, ast.Name) and f.id in functions:
+                            key = (file, "", f.id)
+                        elif (
+                            cls.name == "VllmConfig"
+                            and isinstance(f, ast.Attribute)
+                            and isinstance(f.value, ast.Attribute)
+                            and isinstance(f.value.value, ast.Name)
+                            and f.value.value.id == "self"
+                            and f.value.attr in fields.built
+                        ):
+                            sub = fields.sub_class(f.value.attr)
+                            key = ("", sub, f.attr) if sub is not None else None
+                        if key is not None:
+                            site = CallSite(file, tree, constants, cls, fn, call)
+                            out.setdefault(key, []).append(site)
+    return out
+
+
+def _bind(fn: Any, method: bool, call: ast.Call, caller: Context) -> dict[str, Any]:
+    """The callee's parameters bound to the call's arguments (read in the caller's context);
+    a method's `self` to the receiver. A parameter the callee assigns is left unbound."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        raise Unliftable("call with * or ** arguments")
+    names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    kwonly = [a.arg for a in fn.args.kwonlyargs]
+    stored = {
+        n.id for n in _own_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    out: dict[str, tuple[ast.expr, Context]] = {}
+    if method:
+        assert isinstance(call.func, ast.Attribute)
+        out[names[0]] = (call.func.value, caller)
+        names = names[1:]
+    if len(call.args) > len(names):
+        raise Unliftable("call with more arguments than parameters")
+    for name, arg in zip(names, call.args, strict=False):
+        out[name] = (arg, caller)
+    for kw in call.keywords:
+        if kw.arg is not None and (kw.arg in names or kw.arg in kwonly):
+            out[kw.arg] = (kw.value, caller)
+    return {k: v for k, v in out.items() if k not in stored}
+
+
+def _param_stores(fn: Any, params: dict[str, Any], line: int) -> bool:
+    """Whether the callee assigns an attribute of a bound parameter before `line`."""
+    for node in _own_nodes(fn):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in params and node.lineno < line:
+                return True
+    return False
+
+
+def _chain_reach(
+    cls: ast.ClassDef, fn: Any, constants: dict, fields: Fields, shared: Context
+) -> list[Any]:
+    """How a method its own class runs at build is reached from a root: the guards of each
+    call and the caller's early returns conjoined, the ways or-ed; raises if none lifts."""
+    owner = cls.name
+    chains = reach_paths(cls).get(fn.name, [])
+    if [] in chains:
+        return ["c", True]
+    ways: list[Any] = []
+    why = "call guard"
+    for chain in chains:
+        parts: list[Any] = []
+        try:
+            for caller, line in chain:
+                caller_steps, problem = path_guards(caller, line)
+                if problem:
+                    raise Unliftable(f"call {problem}")
+                cctx, assigned = _context(owner, cls, caller, line, constants, fields, shared)
+                parts.append(_conjoin(caller_steps, None, cctx))
+                if _check_assigned(assigned, owner, fields, cctx):
+                    raise Unliftable("a field assigned before the call")
+        except Unliftable as e:
+            why = f"call guard: {e}"
+            continue
+        parts = [p for p in parts if p != ["c", True]]
+        ways.append(["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0])
+    if not ways:
+        raise Unliftable(why)
+    return ways[0] if len(ways) == 1 else ["or", *ways]
+
+
+def _ways_in(
+    file: str,
+    cls: ast.ClassDef | None,
+    fn: Any,
+    constants: dict,
+    fields: Fields,
+    calls: CallIndex,
+    shared: Context,
+    depth: int = 0,
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], str]:
+    """Each way `fn` runs when the config is built: (its parameters bound to a caller's
+    arguments, the condition of getting there), or why none lifts. A method its class's roots
+    reach has one way, unbound; any other function is followed to the calls `index_calls`
+    found (up to MAX_FOLLOW calls out of a class), the call's guards in the caller and the
+    caller's own ways in conjoined."""
+    if cls is not None and fn.name in reach_paths(cls):
+        try:
+            return [({}, _chain_reach(cls, fn, constants, fields, shared))], ""
+        except Unliftable as e:
+            return [], str(e)
+    if depth >= MAX_FOLLOW:
+        return [], "called too far from a root"
+    found = calls.get(_call_key(file, cls, fn), [])
+    if not found:
+        unreached = "not run whenever the config is built"
+        return [], "module-level function" if cls is None else unreached
+    out: list[tuple[dict[str, Any], list[Any]]] = []
+    why = ""
+    for cs in found:
+        owner = cs.cls.name if cs.cls is not None else ""
+        line = cs.call.lineno
+        ways, problem = _ways_in(
+            cs.file, cs.cls, cs.fn, cs.constants, fields, calls, shared, depth + 1
+        )
+        why = why or problem
+        for cparams, reach in ways:
+            try:
+                steps, problem = path_guards(cs.fn, line)
+                if problem:
+                    raise Unliftable(f"call {problem}")
+                cctx, assigned = _context(owner, cs.cls, cs.fn, line, cs.constants, fields, shared)
+                cctx.params = cparams
+                if cparams:
+                    cctx.args_param = cctx.value_param = None
+                    if _param_stores(cs.fn, cparams, line):
+                        raise Unliftable("a parameter's field assigned before the call")
+                at_call = _conjoin(steps, None, cctx)
+                if owner and _check_assigned(assigned, owner, fields, cctx):
+                    raise Unliftable("a field assigned before the call")
+                params = _bind(fn, cls is not None, cs.call, cctx)
+            except Unliftable as e:
+                why = why or f"through {cs.fn.name}: {e}"
+                continue
+            parts = [p for p in (reach, at_call) if p != ["c", True]]
+            out.append((params, ["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0]))
+    return out[:MAX_PATHS], why or "call guard"
+
+
 def lift_site(
-    site: mr.Site, tree: ast.Module, constants: dict[str, Any], fields: Fields
+    site: mr.Site,
+    tree: ast.Module,
+    constants: dict[str, Any],
+    fields: Fields,
+    calls: CallIndex | None = None,
 ) -> Lifted | str:
-    """The site's condition as data, or why not: the tests on its path in its function (and
-    in the calls that reach that function from a root, when it is not one), each early exit
-    before it negated, a loop around it read as `any` over the loop's iterable."""
+    """The site's condition as data, or why not: the tests on its path in its function, and
+    how that function is reached (the calls from a root in its class; with `calls`, a module
+    function or another config's method followed to the calls a config build makes into it,
+    its parameters bound to their arguments), each early exit before it negated, a loop around
+    it read as `any` over the loop's iterable. The ways in are or-ed."""
     cls, fn, _ = _enclosing(tree, site.line)
     problem = _where_problem(cls, fn, site.file)
-    if problem:
+    followed = problem in ("module-level function", "not run whenever the config is built")
+    if problem and not (followed and calls is not None):
         return problem
-    steps, problem = path_guards(fn, site.line)
-    if problem:
-        return problem
+    steps, path_problem = path_guards(fn, site.line)
+    if path_problem:
+        return problem or path_problem
     assert_test = site_test(site, tree)
-    if not steps and assert_test is None:
+    if not steps and assert_test is None and not followed:
         return "unconditional"
     owner = cls.name if cls is not None else ""
-    ctx, self_assigned = _context(owner, cls, fn, site.line, constants, fields)
-    try:
-        last = ["not", ["truth", lift_expr(assert_test, ctx)]] if assert_test is not None else None
-        condition = _conjoin(steps, last, ctx)
-    except Unliftable as why:
-        return str(why)
-    if fold(condition)[0] == "c":
-        return "never holds" if fold(condition)[1] is False else "unconditional"
-    if not ctx.paths:
-        return "no config field"
-    problem = _check_assigned(self_assigned, owner, fields, ctx)
-    if problem:
-        return problem
-    # a method other than a root: how it is reached, or-ed over the ways (each a conjunction)
-    chains = reach_paths(cls).get(fn.name, [[]]) if cls is not None else [[]]
-    if [] not in chains:
-        ways: list[Any] = []
-        why = "call guard"
-        for chain in chains:
-            parts: list[Any] = []
-            try:
-                for caller, line in chain:
-                    caller_steps, problem = path_guards(caller, line)
-                    if problem:
-                        raise Unliftable(f"call {problem}")
-                    cctx, assigned = _context(owner, cls, caller, line, constants, fields)
-                    parts.append(_conjoin(caller_steps, None, cctx))
-                    if _check_assigned(assigned, owner, fields, cctx):
-                        raise Unliftable("a field assigned before the call")
-                    ctx.paths |= cctx.paths
-                    ctx.types.update(cctx.types)
-            except Unliftable as e:
-                why = f"call guard: {e}"
+    shared = Context(owner, fn, site.line, constants, fields)
+    if followed:
+        assert calls is not None
+        ways, why = _ways_in(site.file, cls, fn, constants, fields, calls, shared)
+    else:
+        ways, why = [({}, ["c", True])], ""
+    first = True
+    alternatives: list[Any] = []
+    for params, reach in ways:
+        ctx, self_assigned = _context(owner, cls, fn, site.line, constants, fields, shared)
+        if params:
+            ctx.params = params
+            ctx.args_param = ctx.value_param = None
+            if _param_stores(fn, params, site.line):
+                why = "a parameter's field assigned before the site"
                 continue
-            parts = [p for p in parts if p != ["c", True]]
-            ways.append(["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0])
-        if not ways:
-            return why
-        reach = ways[0] if len(ways) == 1 else ["or", *ways]
-        if reach != ["c", True]:
-            condition = ["and", reach, condition]
-    condition = fold(condition)
+        try:
+            last = (
+                ["not", ["truth", lift_expr(assert_test, ctx)]] if assert_test is not None else None
+            )
+            condition = _conjoin(steps, last, ctx)
+        except Unliftable as e:
+            why = str(e)
+            continue
+        if not followed and first:  # the site's own test decides before how it is reached
+            first = False
+            if fold(condition)[0] == "c":
+                return "never holds" if fold(condition)[1] is False else "unconditional"
+            if not ctx.paths:
+                return "no config field"
+            if cls is not None:
+                try:
+                    reach = _chain_reach(cls, fn, constants, fields, shared)
+                except Unliftable as e:
+                    return str(e)
+        problem = _check_assigned(self_assigned, owner, fields, ctx)
+        if problem:
+            why = problem
+            continue
+        alternatives.append(condition if reach == ["c", True] else ["and", reach, condition])
+    if not alternatives:
+        return why
+    condition = fold(alternatives[0] if len(alternatives) == 1 else ["or", *alternatives])
     if condition[0] == "c":
         return "never holds" if condition[1] is False else "unconditional"
     paths = sorted(_paths_of(condition))  # those a folded-away part named are not read
-    types = {p: ctx.types[p] for p in paths}
+    if not paths:
+        return "no config field"
+    types = {p: shared.types[p] for p in paths}
     return Lifted(site.file, site.line, site.function, site.message, condition, paths, types)
 
 
@@ -1150,6 +1511,7 @@ def lift_release(root: Path, release: str, uncovered: set[tuple[str, int]]) -> d
     trees: dict[str, tuple[ast.Module, dict[str, Any]]] = {}
     modules: dict[str, dict[str, Any]] = {}
     out: dict[tuple[str, int], Lifted | str] = {}
+    calls: CallIndex | None = None
     for site in sites:
         if (site.file, site.line) not in uncovered:
             continue
@@ -1161,8 +1523,35 @@ def lift_release(root: Path, release: str, uncovered: set[tuple[str, int]]) -> d
             constants = {**imported_constants(tree, root, modules), **module_constants(tree)}
             trees[site.file] = (tree, constants)
         tree, constants = trees[site.file]
-        out[(site.file, site.line)] = lift_site(site, tree, constants, fields)
+        if calls is None:
+            calls = index_calls(_call_sources(root, sites, uncovered, trees, modules), fields)
+        out[(site.file, site.line)] = lift_site(site, tree, constants, fields, calls)
     return out
+
+
+VLLM_CONFIG_FILES = ("vllm/config/vllm.py", "vllm/config/__init__.py", "vllm/config.py")
+
+
+def _call_sources(
+    root: Path,
+    sites: list[mr.Site],
+    uncovered: set[tuple[str, int]],
+    trees: dict[str, tuple[ast.Module, dict[str, Any]]],
+    modules: dict[str, dict[str, Any]],
+) -> dict[str, tuple[ast.Module, dict[str, Any]]]:
+    """The parsed files whose calls are followed: those of the uncovered sites (a module
+    function's callers are in its file) and the one that defines `VllmConfig`."""
+    files = {s.file for s in sites if (s.file, s.line) in uncovered}
+    files |= {f for f in VLLM_CONFIG_FILES if (root / f).is_file()}
+    for file in sorted(files):
+        if file not in trees:
+            try:
+                tree = ast.parse((root / file).read_text(encoding="utf-8"))
+            except (OSError, SyntaxError):
+                continue
+            constants = {**imported_constants(tree, root, modules), **module_constants(tree)}
+            trees[file] = (tree, constants)
+    return {f: trees[f] for f in files if f in trees}
 
 
 def coverage_releases(coverage: Path = mr.OUT) -> list[str]:

@@ -188,8 +188,8 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
     words = [MODEL]
     nested: dict[str, dict[str, Any]] = {}
     for path, value in assign.items():
-        if value is _ABSENT:
-            continue
+        if value is _ABSENT or path.startswith("env."):
+            continue  # an environment variable: `env_of`
         top, _, rest = path.partition(".")
         flag = "--" + top.replace("_", "-")
         spec = flags.get(flag)
@@ -211,6 +211,13 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
     return words
 
 
+def env_of(assign: dict[str, Any]) -> dict[str, str] | None:
+    """The environment of the assignment (`env.X` paths), or None when a value is no string
+    (vLLM reads the variable's text)."""
+    env = {p[4:]: v for p, v in assign.items() if p.startswith("env.") and v is not _ABSENT}
+    return env if all(isinstance(v, str) for v in env.values()) else None
+
+
 def cases_for(entries: list[dict[str, Any]], release: str) -> list[tuple[str, str, Case]]:
     """(entry id, side, case): side `inside`, or `outside`, `outside-2`, ... nearest first."""
     from vllm_lint.release_data import load_in
@@ -225,11 +232,12 @@ def cases_for(entries: list[dict[str, Any]], release: str) -> list[tuple[str, st
         sides = [("inside", inside)]
         sides += [("outside" if i == 0 else f"outside-{i + 1}", o) for i, o in enumerate(outsides)]
         for side, assign in sides:
-            argv = argv_of(assign, flags)
-            if argv is None:
+            argv, env = argv_of(assign, flags), env_of(assign)
+            if argv is None or env is None:
                 continue
             origin = f"lifted {entry['id']} {side}"
-            out.append((entry["id"], side, Case.make(release, argv, origin=origin, family=FAMILY)))
+            case = Case.make(release, argv, env=env or None, origin=origin, family=FAMILY)
+            out.append((entry["id"], side, case))
     return out
 
 
