@@ -484,3 +484,84 @@ def test_an_environment_variable_is_known_only_where_the_launch_writes_it() -> N
     s.set("env.VLLM_MODE", "strict", SPAN)
     s.spans.setdefault("env", SPAN)
     assert Judge(s).eval(expr) is True
+
+
+BEFORE = """
+from pydantic import field_validator
+
+_NAMES = {"fp8": 1, "int8": 2}
+
+
+class BazConfig:
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _validate_targets(cls, value):
+        if value is None:
+            return value
+        for pattern, target in value.items():
+            if target not in _NAMES:
+                raise ValueError("unknown target")
+        return {k: _NAMES[v] for k, v in value.items()}  # the field is rewritten here
+
+    @field_validator("targets")
+    @classmethod
+    def _after(cls, value):
+        for pattern, target in value.items():
+            if target > 1:
+                raise ValueError("after the rewrite")
+        return value
+"""
+
+
+def test_a_before_validator_reads_the_written_value_over_items(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """`for k, v in value.items()` is `any` over the pairs; a `mode="before"` validator's value
+    is what the launch wrote even where that validator rewrites the field (`rewritten` points
+    into it); an after-validator of the rewritten field is not lifted."""
+    root = tmp_path_factory.mktemp("before")
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    (root / "vllm" / "config" / "baz.py").write_text(BEFORE, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    line = BEFORE.splitlines().index(
+        "        return {k: _NAMES[v] for k, v in value.items()}  # the field is rewritten here"
+    )
+    record = {"type": "dict", "rewritten": f"vllm/config/baz.py:{line + 1}"}
+    fields = lr.Fields(
+        flags={"targets": "dict"},
+        choices={},
+        by_field={"BazConfig.targets": "targets"},
+        json_class={},
+        classes={"BazConfig": {"fields": {"targets": record}}},
+    )
+    fields.stored = lr.stored_attributes(root, fields.on_path)
+    tree = ast.parse(BEFORE)
+    constants = lr.module_constants(tree)
+    sites, _, _ = mr.collect(root)
+    got = {s.message: lr.lift_site(s, tree, constants, fields) for s in sites}
+    assert _condition(got["unknown target"]) == [
+        "and",
+        ["not", ["truth", ["is", ["f", "targets"], ["c", None]]]],
+        [
+            "any",
+            ["pattern", "target"],
+            ["items", ["f", "targets"]],
+            ["truth", ["notin", ["v", "target"], ["c", ["fp8", "int8"]]]],
+        ],
+    ]
+    assert got["after the rewrite"] == "field without one flag"
+
+
+def test_any_over_the_pairs_of_a_mapping() -> None:
+    expr = ["any", ["k", "v"], ["items", ["f", "d"]], ["truth", ["==", ["v", "v"], ["c", 1]]]]
+
+    def judge(value: Any) -> Any:
+        s = Settings(None)  # type: ignore[arg-type]
+        s.set("d", value, SPAN)
+        return Judge(s).eval(expr)
+
+    assert judge({"a": 2, "b": 1}) is True
+    assert judge({"a": 2}) is False
+    assert judge("a=1") is UNKNOWN  # not a mapping: vLLM parses or refuses it first
+    assert judge([1]) is UNKNOWN

@@ -13,14 +13,16 @@ is one of:
   flag (``--speculative-config``) sets (schemas/validation/<release>.json, ``flags`` /
   ``json_flags``), ``self.<sub>_config.x`` in ``VllmConfig``, ``self.x`` of ``EngineArgs``
   (a flag of the catalog), ``args.x`` in a serve-args validator, or the value parameter of a
-  ``field_validator`` of one field; never a field vLLM rewrites in code (``rewritten``), one
-  with ``init=False``, or one assigned in the function before the site;
+  ``field_validator`` of one field (of a ``mode="before"`` one: the value as written, even
+  where that validator's return rewrites the field); never a field vLLM rewrites in code
+  (``rewritten``), one with ``init=False``, or one assigned in the function before the site;
 * a constant, a module-level constant, a literal list/tuple/set, a local name assigned once
   before the site from a liftable expression;
 * ``len()``, ``+ - * // % **``, comparisons (chained too), ``in``/``not in``, ``is``/``is
   not`` ``None``, ``and``/``or``/``not``, ``x[<int>]``;
 * known pure helpers: ``isinstance`` with builtin types, ``set``/``sorted``/``list``,
-  ``any``/``all`` over a generator, ``str.lower/upper/strip/startswith/endswith``;
+  ``any``/``all`` over a generator, ``str.lower/upper/strip/startswith/endswith``,
+  ``dict.items/keys/values``;
 * registries of the release: module-level dict keys (for ``in``), ``Literal[...]`` aliases
   read by ``get_args``, literal frozensets, and such constants imported from ``vllm`` modules;
 * an ``init=False`` field with a literal default no code a config build runs assigns (its
@@ -44,7 +46,8 @@ parameters stand for the call's arguments read in the caller, a method's ``self`
 receiver, and the call's guards and the caller's way in are conjoined. A nested ``def``
 before the site is no early exit. Early exits (``if t: return``, ``if t: continue`` in the
 site's loop) before the site at any depth become ``not t``; a ``for`` loop around the site
-becomes ``any`` over its iterable. Not lifted: after another ``return``, in a ``while``
+becomes ``any`` over its iterable (a tuple target ``for k, v in d.items()`` unpacks each
+element). Not lifted: after another ``return``, in a ``while``
 loop, inside a ``try`` that catches; a condition constant folding decides ("never holds").
 
 Output: ``schemas/lifted.json``, one entry per distinct (file, function, message, condition)
@@ -54,8 +57,9 @@ with the releases it holds for as ranges and the line per release. The evaluator
 ``["f", path]`` a field, ``["c", value]`` a constant, ``["and"|"or", a, b, ...]``,
 ``["not", a]``, ``["len", a]``, ``[op, a, b]`` for ``< <= > >= == != in notin is isnot + - *
 // % **``, ``["truth", a]`` Python truthiness, ``["v", name]`` the element a quantifier is
-at, ``["any"|"all", name, iterable, body]``, ``["isinstance", a, [types]]``,
-``["set"|"sorted"|"list", a]``, ``["m", method, receiver, args...]``, ``["idx", a, i]``.
+at, ``["any"|"all", name, iterable, body]`` (``name`` a list: each element unpacked),
+``["isinstance", a, [types]]``, ``["set"|"sorted"|"list", a]``, ``["items"|"keys"|"values",
+a]``, ``["m", method, receiver, args...]``, ``["idx", a, i]``.
 """
 
 from __future__ import annotations
@@ -155,12 +159,21 @@ class Fields:
     def record(self, owner: str, name: str) -> dict[str, Any] | None:
         return self.classes.get(owner, {}).get("fields", {}).get(name)
 
-    def path(self, owner: str, name: str) -> tuple[str, Any, str] | None:
-        """(document path, class default or NO_DEFAULT, type) of `owner.name`, or None."""
+    def path(
+        self, owner: str, name: str, raw_in: tuple[int, int] | None = None
+    ) -> tuple[str, Any, str] | None:
+        """(document path, class default or NO_DEFAULT, type) of `owner.name`, or None.
+        `raw_in`: the lines of a `mode="before"` validator of the field, which reads the
+        written value even when the field is `rewritten` there (by its own return)."""
         if owner == "EngineArgs":
             return (name, NO_DEFAULT, self.flags[name]) if name in self.flags else None
         rec = self.record(owner, name)
-        if rec is None or "rewritten" in rec or rec.get("init") is False or "skip" in rec:
+        rewritten = rec.get("rewritten") if rec is not None else None
+        if rewritten is not None and raw_in is not None:
+            line = str(rewritten).rpartition(":")[2]
+            if line.isdigit() and raw_in[0] <= int(line) <= raw_in[1]:
+                rewritten = None  # rewritten by this validator: its parameter is the raw value
+        if rec is None or rewritten is not None or rec.get("init") is False or "skip" in rec:
             return None
         top = self.by_field.get(f"{owner}.{name}")
         json_key = self.json_class.get(owner)
@@ -517,7 +530,7 @@ def lift_expr(node: ast.expr, ctx: Context) -> list[Any]:
 def _field(path: tuple[str, Any, str], ctx: Context, name: str, stores: set[str]) -> list[Any]:
     if name in stores:
         # vLLM's code assigns it: the value at the site may not be the one the flag gave
-        raise Unliftable("a field vLLM's code assigns")
+        raise Unliftable(f"a field vLLM's code assigns: {name}")
     ctx.paths.add(path[0])
     ctx.types[path[0]] = path[2]
     return ["f", path[0]] if path[1] == NO_DEFAULT else ["f", path[0], path[1]]
@@ -600,7 +613,7 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
         return _attribute(node, ctx)
     if isinstance(node, ast.Name):
         if ctx.value_param and node.id == ctx.value_param[0]:
-            found = ctx.fields.path(ctx.owner, ctx.value_param[1])
+            found = ctx.fields.path(ctx.owner, ctx.value_param[1], _own_rewrite(ctx))
             if found is None:
                 raise Unliftable("field without one flag")
             return _field(found, ctx, ctx.value_param[1], ctx.own_stores)
@@ -641,6 +654,7 @@ def _boolop(node: ast.BoolOp, ctx: Context) -> list[Any]:
 TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple"}
 CONTAINERS = {"set": "set", "frozenset": "set", "sorted": "sorted", "list": "list", "tuple": "list"}
 STR_METHODS = {"lower", "upper", "strip", "startswith", "endswith"}
+DICT_VIEWS = {"items", "keys", "values"}
 
 
 def _call(node: ast.Call, ctx: Context) -> list[Any]:
@@ -670,6 +684,8 @@ def _call(node: ast.Call, ctx: Context) -> list[Any]:
         if func.id in ("any", "all") and len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
             return _quantifier(func.id, args[0], ctx)
         raise Unliftable("call")
+    if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not node.args:
+        return [func.attr, lift_expr(func.value, ctx)]  # `d.items()`: a dict's pairs
     if (
         isinstance(func, ast.Attribute)
         and func.attr in STR_METHODS
@@ -685,18 +701,18 @@ def _quantifier(name: str, gen: ast.GeneratorExp, ctx: Context) -> list[Any]:
     if len(gen.generators) != 1:
         raise Unliftable("nested generator")
     comp = gen.generators[0]
-    if not isinstance(comp.target, ast.Name) or comp.is_async:
+    names = _loop_names(comp.target)
+    if names is None or comp.is_async:
         raise Unliftable("generator target")
-    var = comp.target.id
+    var: Any = names[0] if isinstance(comp.target, ast.Name) else names
     iterable = lift_expr(comp.iter, ctx)
-    added = var not in ctx.bound
-    ctx.bound.add(var)
+    added = [v for v in names if v not in ctx.bound]
+    ctx.bound.update(names)
     try:
         body = lift_expr(gen.elt, ctx)
         conds = [["truth", lift_expr(c, ctx)] for c in comp.ifs]
     finally:
-        if added:
-            ctx.bound.discard(var)
+        ctx.bound.difference_update(added)
     if conds:  # a filtered element counts only when its conditions hold
         body = (
             ["and", *conds, body] if name == "any" else ["or", *(["not", c] for c in conds), body]
@@ -891,7 +907,7 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
                     return steps, ""  # in the loop's header
                 if line > (st.body[-1].end_lineno or st.body[-1].lineno):
                     return steps, "in a loop's else"
-                if not isinstance(st.target, ast.Name):
+                if _loop_names(st.target) is None:
                     return steps, "in a loop"
                 steps.append(("loop", st, True))
                 body, in_loop = st.body, True
@@ -1100,6 +1116,18 @@ def _locals_before(fn: Any, line: int) -> tuple[dict[str, ast.expr], set[str]]:
     return values, self_assigned
 
 
+def _own_rewrite(ctx: Context) -> tuple[int, int] | None:
+    """The lines of the site's function when it is a `mode="before"` field validator (its
+    value parameter is the value as written)."""
+    fn = ctx.function
+    for name, call in _decorators(fn):
+        if name == "field_validator" and call is not None:
+            mode = [k.value for k in call.keywords if k.arg == "mode"]
+            if mode and isinstance(mode[0], ast.Constant) and mode[0].value == "before":
+                return fn.lineno, fn.end_lineno or fn.lineno
+    return None
+
+
 def _value_param(fn: Any) -> tuple[str, str] | None:
     for name, call in _decorators(fn):
         if name == "field_validator" and call is not None and len(call.args) == 1:
@@ -1160,20 +1188,31 @@ def _context(
     return ctx, self_assigned
 
 
+def _loop_names(target: ast.expr) -> list[str] | None:
+    """A loop's target: one name, or a flat tuple of names (`for k, v in d.items()`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        return names if len(set(names)) == len(names) else None
+    return None
+
+
 def _conjoin(steps: list[Step], last: list[Any] | None, ctx: Context) -> list[Any]:
     """The steps of a path as one condition; a loop turns what follows it into `any`."""
     parts: list[Any] = []
     for i, (kind, node, holds) in enumerate(steps):
         if kind == "loop":
-            var = node.target.id
+            names = _loop_names(node.target) or []
             iterable = lift_expr(node.iter, ctx)
-            if var in ctx.locals or var in ctx.bound:
+            if any(v in ctx.locals or v in ctx.bound or v in ctx.params for v in names):
                 raise Unliftable("loop variable shadows a name")
-            ctx.bound.add(var)
+            ctx.bound.update(names)
             try:
                 inner = _conjoin(steps[i + 1 :], last, ctx)
             finally:
-                ctx.bound.discard(var)
+                ctx.bound.difference_update(names)
+            var: Any = names[0] if isinstance(node.target, ast.Name) else names
             parts.append(["any", var, iterable, inner])
             return parts[0] if len(parts) == 1 else ["and", *parts]
         lifted = ["truth", lift_expr(node, ctx)]
@@ -1495,6 +1534,8 @@ def _paths_of(expr: Any) -> set[str]:
         return {expr[1]}
     if expr[0] == "c":
         return set()
+    if expr[0] in ("any", "all"):  # expr[1]: the names the quantifier binds
+        return set().union(*(_paths_of(e) for e in expr[2:]))
     return set().union(*(_paths_of(e) for e in expr[1:]))
 
 

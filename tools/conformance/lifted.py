@@ -48,7 +48,8 @@ def _constants(expr: Any) -> list[Any]:
         elif expr[0] == "f" and len(expr) > 2:
             out.append(expr[2])
         else:
-            for part in expr[1:]:
+            skip = 2 if expr[0] in ("any", "all") else 1  # a quantifier's names
+            for part in expr[skip:]:
                 out += _constants(part)
     return out
 
@@ -68,6 +69,8 @@ def candidates(entry: dict[str, Any]) -> list[Any]:
         elif isinstance(c, (list, dict)) and not c:
             values += [c]
     values += [*lists, "zz-unlisted"]
+    # a mapping (`for k, v in d.items()`): one key, each scalar or list value so far
+    values += [{"a": v} for v in values if not isinstance(v, dict)]
     seen: list[Any] = []
     for v in values:
         if not any(type(v) is type(s) and v == s for s in seen):
@@ -174,6 +177,10 @@ def fits(value: Any, kind: str) -> bool:
         return number
     if kind == "list" or kind.startswith("['list'"):
         return isinstance(value, list)
+    if kind == "dict":
+        return isinstance(value, dict)
+    if isinstance(value, dict):
+        return False  # a mapping only where the field is one
     if kind in ("str", "literal") or "'str'" in kind or "'literal'" in kind:
         return isinstance(value, str)
     return True
@@ -202,6 +209,8 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
                 words.append(flag)
             elif spec.get("default") not in (False, None):
                 return None
+        elif isinstance(value, dict):
+            words += [flag, json.dumps(value)]
         elif isinstance(value, list):
             words += [flag, *(str(v) for v in value)] if value else [flag]
         else:
