@@ -565,3 +565,71 @@ def test_any_over_the_pairs_of_a_mapping() -> None:
     assert judge({"a": 2}) is False
     assert judge("a=1") is UNKNOWN  # not a mapping: vLLM parses or refuses it first
     assert judge([1]) is UNKNOWN
+
+
+SPEC = """
+from pydantic import field_validator
+
+
+class Spec:
+    pass
+
+
+class QuxConfig:
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _v(cls, value):
+        for k, target in value.items():
+            if isinstance(target, dict):
+                target = Spec()
+            elif not isinstance(target, Spec):
+                raise ValueError("not a spec")
+            if target == 1:
+                raise ValueError("after a reassignment")
+        return value
+
+    @field_validator("targets")
+    @classmethod
+    def _after(cls, value):
+        if not isinstance(value, Spec):
+            raise ValueError("after: may be a Spec")
+        return value
+"""
+
+
+def test_a_written_value_is_no_instance_of_a_vllm_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """In a before-validator, `isinstance(raw, Spec)` of a class the module defines is false
+    (JSON or a command-line word is never one); a loop variable reassigned on the way to a
+    site is not the element any more; an after-validator sees converted values."""
+    root = tmp_path_factory.mktemp("spec")
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    (root / "vllm" / "config" / "qux.py").write_text(SPEC, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    fields = lr.Fields(
+        flags={"targets": "dict"},
+        choices={},
+        by_field={"QuxConfig.targets": "targets"},
+        json_class={},
+        classes={"QuxConfig": {"fields": {"targets": {"type": "dict"}}}},
+    )
+    fields.stored = lr.stored_attributes(root, fields.on_path)
+    tree = ast.parse(SPEC)
+    constants = lr.module_constants(tree)
+    assert isinstance(constants["Spec"], lr.VllmClass)
+    sites, _, _ = mr.collect(root)
+    got = {s.message: lr.lift_site(s, tree, constants, fields) for s in sites}
+    assert _condition(got["not a spec"]) == [
+        "any",
+        ["k", "target"],
+        ["items", ["f", "targets"]],
+        [
+            "and",
+            ["not", ["truth", ["isinstance", ["v", "target"], ["dict"]]]],
+            ["truth", ["not", ["isinstance", ["v", "target"], []]]],
+        ],
+    ]
+    assert got["after a reassignment"] == "loop variable assigned before the site"
+    assert got["after: may be a Spec"] == "isinstance of a non-builtin type"

@@ -14,7 +14,8 @@ is one of:
   ``json_flags``), ``self.<sub>_config.x`` in ``VllmConfig``, ``self.x`` of ``EngineArgs``
   (a flag of the catalog), ``args.x`` in a serve-args validator, or the value parameter of a
   ``field_validator`` of one field (of a ``mode="before"`` one: the value as written, even
-  where that validator's return rewrites the field); never a field vLLM rewrites in code
+  where that validator's return rewrites the field; there ``isinstance`` of a class a vLLM
+  module defines is false); never a field vLLM rewrites in code
   (``rewritten``), one with ``init=False``, or one assigned in the function before the site;
 * a constant, a module-level constant, a literal list/tuple/set, a local name assigned once
   before the site from a liftable expression;
@@ -233,7 +234,7 @@ def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
         raise Unliftable("dict literal")
     if isinstance(node, ast.Name) and node.id in constants:
         value = constants[node.id]
-        if isinstance(value, (Keys, LiteralArgs)):
+        if isinstance(value, DATA):
             raise Unliftable("not a literal")
         return value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -264,7 +265,11 @@ def module_constants(tree: ast.Module) -> dict[str, Any]:
                     values[t.id] = _registry(value, values) if value is not None else None
                 except Unliftable:
                     values.pop(t.id, None)
-    return {k: v for k, v in values.items() if counts.get(k) == 1}
+    out = {k: v for k, v in values.items() if counts.get(k) == 1}
+    for st in tree.body:
+        if isinstance(st, ast.ClassDef) and st.name not in counts and _plain_class(st):
+            out[st.name] = VllmClass(st.name)
+    return out
 
 
 class Keys(list):  # type: ignore[type-arg]
@@ -273,6 +278,23 @@ class Keys(list):  # type: ignore[type-arg]
 
 class LiteralArgs(tuple):  # type: ignore[type-arg]
     """The values of a module-level `Literal[...]` alias: data for `get_args()` only."""
+
+
+class VllmClass(str):
+    """A class a vLLM module defines (no Protocol, ABC or metaclass): a value as the launch
+    wrote it (parsed JSON, a command-line word) is never an instance of it."""
+
+
+DATA = (Keys, LiteralArgs, VllmClass)  # module-level names that are no literal value
+
+
+def _plain_class(node: ast.ClassDef) -> bool:
+    bases = {ast.unparse(b).split(".")[-1].split("[")[0] for b in node.bases}
+    return not (
+        bases & {"Protocol", "ABC", "Mapping", "Sequence", "MutableMapping", "Set"}
+        or node.keywords
+        or any("runtime_checkable" in ast.unparse(d) for d in node.decorator_list)
+    )
 
 
 def _registry(node: ast.expr, known: dict[str, Any]) -> Any:
@@ -303,7 +325,7 @@ def _registry(node: ast.expr, known: dict[str, Any]) -> Any:
                     values.append(v)
         return LiteralArgs(values)
     value = _literal(node, known)
-    if isinstance(value, (Keys, LiteralArgs)):
+    if isinstance(value, DATA):
         raise Unliftable("not a literal")
     return value
 
@@ -621,7 +643,7 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
             return ["v", node.id]
         if node.id in ctx.locals:
             return lift_expr(ctx.locals[node.id], ctx)
-        if node.id in ctx.constants and not isinstance(ctx.constants[node.id], (Keys, LiteralArgs)):
+        if node.id in ctx.constants and not isinstance(ctx.constants[node.id], DATA):
             return ["c", ctx.constants[node.id]]
         raise Unliftable("name")
     return ["c", _literal(node, ctx.constants)]
@@ -670,6 +692,8 @@ def _call(node: ast.Call, ctx: Context) -> list[Any]:
             return ["len", lift_expr(args[0], ctx)]
         if func.id == "isinstance" and len(args) == 2:
             kinds = args[1].elts if isinstance(args[1], ast.Tuple) else [args[1]]
+            if _own_rewrite(ctx) is not None:  # the value as written: no vLLM class's instance
+                kinds = [k for k in kinds if not _vllm_class(k, ctx)]
             names = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPES]
             if len(names) != len(kinds) or any(n in ctx.constants for n in names):
                 raise Unliftable("isinstance of a non-builtin type")
@@ -694,6 +718,10 @@ def _call(node: ast.Call, ctx: Context) -> list[Any]:
         receiver = lift_expr(func.value, ctx)
         return ["m", func.attr, receiver, *(lift_expr(a, ctx) for a in node.args)]
     raise Unliftable("call")
+
+
+def _vllm_class(node: ast.expr, ctx: Context) -> bool:
+    return isinstance(node, ast.Name) and isinstance(ctx.constants.get(node.id), VllmClass)
 
 
 def _quantifier(name: str, gen: ast.GeneratorExp, ctx: Context) -> list[Any]:
@@ -1188,6 +1216,38 @@ def _context(
     return ctx, self_assigned
 
 
+def _stored_on_way(body: list[ast.stmt], line: int) -> set[str]:
+    """Names assigned by the statements that run before `line` on the way to it in `body`
+    (earlier statements of each enclosing block; not another branch of an `if` it is in)."""
+    out: set[str] = set()
+    while True:
+        inner: list[ast.stmt] | None = None
+        for st in body:
+            if st.lineno > line:
+                break
+            if (st.end_lineno or st.lineno) < line:
+                out |= {
+                    n.id
+                    for n in [st, *_own_nodes(st)]
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                }
+                continue
+            if isinstance(st, ast.If):
+                out |= {
+                    n.id
+                    for n in ast.walk(st.test)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                }
+                inside = line <= (st.body[-1].end_lineno or st.body[-1].lineno)
+                inner = st.body if inside else st.orelse
+            elif isinstance(st, (ast.For, ast.With, ast.Try)):
+                inner = st.body
+            break
+        if inner is None:
+            return out
+        body = inner
+
+
 def _loop_names(target: ast.expr) -> list[str] | None:
     """A loop's target: one name, or a flat tuple of names (`for k, v in d.items()`)."""
     if isinstance(target, ast.Name):
@@ -1207,6 +1267,8 @@ def _conjoin(steps: list[Step], last: list[Any] | None, ctx: Context) -> list[An
             iterable = lift_expr(node.iter, ctx)
             if any(v in ctx.locals or v in ctx.bound or v in ctx.params for v in names):
                 raise Unliftable("loop variable shadows a name")
+            if set(names) & _stored_on_way(node.body, ctx.site_line):
+                raise Unliftable("loop variable assigned before the site")
             ctx.bound.update(names)
             try:
                 inner = _conjoin(steps[i + 1 :], last, ctx)

@@ -70,7 +70,7 @@ def candidates(entry: dict[str, Any]) -> list[Any]:
             values += [c]
     values += [*lists, "zz-unlisted"]
     # a mapping (`for k, v in d.items()`): one key, each scalar or list value so far
-    values += [{"a": v} for v in values if not isinstance(v, dict)]
+    values += [{"a": v} for v in values if not isinstance(v, dict)] + [{"a": {}}]
     seen: list[Any] = []
     for v in values:
         if not any(type(v) is type(s) and v == s for s in seen):
