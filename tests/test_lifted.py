@@ -392,3 +392,244 @@ def test_a_string_is_not_iterated_where_a_list_is_read() -> None:
     characters are not the elements vLLM sees."""
     assert _judge(items="0,0").eval(ANY_NEG) is UNKNOWN
     assert _judge(items="0,0").eval(["set", ["f", "items"]]) is UNKNOWN
+
+
+CROSS = """
+import vllm.envs as envs
+
+
+def _check_pair(size, mode):
+    if size > 5 and mode == "x":
+        raise ValueError("pair")
+
+
+class FooConfig:
+    def __post_init__(self):
+        _check_pair(self.size, mode=self.mode)
+
+    def verify_with(self, other):
+        if self.size > other.limit:
+            raise ValueError("over the limit")
+
+
+class BarConfig:
+    pass
+
+
+class VllmConfig:
+    def __post_init__(self):
+        def helper():
+            return 1
+
+        if envs.VLLM_MODE != "strict":
+            return
+        self.foo_config.verify_with(self.bar_config)
+        self.qux_config.verify_with(self.bar_config)
+"""
+
+
+@pytest.fixture(scope="module")
+def followed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, lr.Lifted | str]:
+    """message -> Lifted or the reason, for the sites reached only through calls."""
+    root = tmp_path_factory.mktemp("cross")
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    (root / "vllm" / "config" / "vllm.py").write_text(CROSS, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    fields = lr.Fields(
+        flags={"size": "int", "mode": "str", "limit": "int"},
+        choices={},
+        by_field={"FooConfig.size": "size", "FooConfig.mode": "mode", "BarConfig.limit": "limit"},
+        json_class={},
+        classes={
+            "FooConfig": {"fields": {"size": {"type": "int"}, "mode": {"type": "str"}}},
+            "BarConfig": {"fields": {"limit": {"type": "int"}}},
+            "QuxConfig": {"fields": {}},
+        },
+        built={"foo_config", "bar_config"},  # not qux_config: it may be None
+        envs={"VLLM_MODE": {"kind": "choice", "case_sensitive": True, "choices": ["strict"]}},
+    )
+    fields.stored = lr.stored_attributes(root, fields.on_path)
+    tree = ast.parse(CROSS)
+    constants = lr.module_constants(tree)
+    calls = lr.index_calls({"vllm/config/vllm.py": (tree, constants)}, fields)
+    sites, _, _ = mr.collect(root)
+    return {s.message: lr.lift_site(s, tree, constants, fields, calls) for s in sites}
+
+
+def test_a_module_function_is_followed_with_its_arguments_bound(followed: dict[str, Any]) -> None:
+    assert _condition(followed["pair"]) == [
+        "truth",
+        ["and", [">", ["f", "size"], ["c", 5]], ["==", ["f", "mode"], ["c", "x"]]],
+    ]
+
+
+def test_another_configs_method_is_followed_from_vllm_config(followed: dict[str, Any]) -> None:
+    """`self.foo_config.verify_with(self.bar_config)`: `self` is the receiver, `other` the
+    argument; the caller's early return on `envs.VLLM_MODE` (a nested def's return is not an
+    exit) is conjoined; the call on `qux_config`, which may be None, is not followed."""
+    found = followed["over the limit"]
+    assert _condition(found) == [
+        "and",
+        ["not", ["truth", ["!=", ["f", "env.VLLM_MODE"], ["c", "strict"]]]],
+        ["truth", [">", ["f", "size"], ["f", "limit"]]],
+    ]
+    assert found.types["env.VLLM_MODE"] == '["strict"]'
+
+
+def test_an_environment_variable_is_known_only_where_the_launch_writes_it() -> None:
+    expr = ["==", ["f", "env.VLLM_MODE"], ["c", "strict"]]
+    s = Settings(None)  # type: ignore[arg-type]
+    assert Judge(s).eval(expr) is UNKNOWN
+    s.set("env.VLLM_MODE", "strict", SPAN)
+    s.spans.setdefault("env", SPAN)
+    assert Judge(s).eval(expr) is True
+
+
+BEFORE = """
+from pydantic import field_validator
+
+_NAMES = {"fp8": 1, "int8": 2}
+
+
+class BazConfig:
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _validate_targets(cls, value):
+        if value is None:
+            return value
+        for pattern, target in value.items():
+            if target not in _NAMES:
+                raise ValueError("unknown target")
+        return {k: _NAMES[v] for k, v in value.items()}  # the field is rewritten here
+
+    @field_validator("targets")
+    @classmethod
+    def _after(cls, value):
+        for pattern, target in value.items():
+            if target > 1:
+                raise ValueError("after the rewrite")
+        return value
+"""
+
+
+def test_a_before_validator_reads_the_written_value_over_items(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """`for k, v in value.items()` is `any` over the pairs; a `mode="before"` validator's value
+    is what the launch wrote even where that validator rewrites the field (`rewritten` points
+    into it); an after-validator of the rewritten field is not lifted."""
+    root = tmp_path_factory.mktemp("before")
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    (root / "vllm" / "config" / "baz.py").write_text(BEFORE, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    line = BEFORE.splitlines().index(
+        "        return {k: _NAMES[v] for k, v in value.items()}  # the field is rewritten here"
+    )
+    record = {"type": "dict", "rewritten": f"vllm/config/baz.py:{line + 1}"}
+    fields = lr.Fields(
+        flags={"targets": "dict"},
+        choices={},
+        by_field={"BazConfig.targets": "targets"},
+        json_class={},
+        classes={"BazConfig": {"fields": {"targets": record}}},
+    )
+    fields.stored = lr.stored_attributes(root, fields.on_path)
+    tree = ast.parse(BEFORE)
+    constants = lr.module_constants(tree)
+    sites, _, _ = mr.collect(root)
+    got = {s.message: lr.lift_site(s, tree, constants, fields) for s in sites}
+    assert _condition(got["unknown target"]) == [
+        "and",
+        ["not", ["truth", ["is", ["f", "targets"], ["c", None]]]],
+        [
+            "any",
+            ["pattern", "target"],
+            ["items", ["f", "targets"]],
+            ["truth", ["notin", ["v", "target"], ["c", ["fp8", "int8"]]]],
+        ],
+    ]
+    assert got["after the rewrite"] == "field without one flag"
+
+
+def test_any_over_the_pairs_of_a_mapping() -> None:
+    expr = ["any", ["k", "v"], ["items", ["f", "d"]], ["truth", ["==", ["v", "v"], ["c", 1]]]]
+
+    def judge(value: Any) -> Any:
+        s = Settings(None)  # type: ignore[arg-type]
+        s.set("d", value, SPAN)
+        return Judge(s).eval(expr)
+
+    assert judge({"a": 2, "b": 1}) is True
+    assert judge({"a": 2}) is False
+    assert judge("a=1") is UNKNOWN  # not a mapping: vLLM parses or refuses it first
+    assert judge([1]) is UNKNOWN
+
+
+SPEC = """
+from pydantic import field_validator
+
+
+class Spec:
+    pass
+
+
+class QuxConfig:
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _v(cls, value):
+        for k, target in value.items():
+            if isinstance(target, dict):
+                target = Spec()
+            elif not isinstance(target, Spec):
+                raise ValueError("not a spec")
+            if target == 1:
+                raise ValueError("after a reassignment")
+        return value
+
+    @field_validator("targets")
+    @classmethod
+    def _after(cls, value):
+        if not isinstance(value, Spec):
+            raise ValueError("after: may be a Spec")
+        return value
+"""
+
+
+def test_a_written_value_is_no_instance_of_a_vllm_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """In a before-validator, `isinstance(raw, Spec)` of a class the module defines is false
+    (JSON or a command-line word is never one); a loop variable reassigned on the way to a
+    site is not the element any more; an after-validator sees converted values."""
+    root = tmp_path_factory.mktemp("spec")
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    (root / "vllm" / "config" / "qux.py").write_text(SPEC, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    fields = lr.Fields(
+        flags={"targets": "dict"},
+        choices={},
+        by_field={"QuxConfig.targets": "targets"},
+        json_class={},
+        classes={"QuxConfig": {"fields": {"targets": {"type": "dict"}}}},
+    )
+    fields.stored = lr.stored_attributes(root, fields.on_path)
+    tree = ast.parse(SPEC)
+    constants = lr.module_constants(tree)
+    assert isinstance(constants["Spec"], lr.VllmClass)
+    sites, _, _ = mr.collect(root)
+    got = {s.message: lr.lift_site(s, tree, constants, fields) for s in sites}
+    assert _condition(got["not a spec"]) == [
+        "any",
+        ["k", "target"],
+        ["items", ["f", "targets"]],
+        [
+            "and",
+            ["not", ["truth", ["isinstance", ["v", "target"], ["dict"]]]],
+            ["truth", ["not", ["isinstance", ["v", "target"], []]]],
+        ],
+    ]
+    assert got["after a reassignment"] == "loop variable assigned before the site"
+    assert got["after: may be a Spec"] == "isinstance of a non-builtin type"

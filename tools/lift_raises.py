@@ -13,28 +13,43 @@ is one of:
   flag (``--speculative-config``) sets (schemas/validation/<release>.json, ``flags`` /
   ``json_flags``), ``self.<sub>_config.x`` in ``VllmConfig``, ``self.x`` of ``EngineArgs``
   (a flag of the catalog), ``args.x`` in a serve-args validator, or the value parameter of a
-  ``field_validator`` of one field; never a field vLLM rewrites in code (``rewritten``), one
-  with ``init=False``, or one assigned in the function before the site;
+  ``field_validator`` of one field (of a ``mode="before"`` one: the value as written, even
+  where that validator's return rewrites the field; there ``isinstance`` of a class a vLLM
+  module defines is false); never a field vLLM rewrites in code
+  (``rewritten``), one with ``init=False``, or one assigned in the function before the site;
 * a constant, a module-level constant, a literal list/tuple/set, a local name assigned once
   before the site from a liftable expression;
 * ``len()``, ``+ - * // % **``, comparisons (chained too), ``in``/``not in``, ``is``/``is
   not`` ``None``, ``and``/``or``/``not``, ``x[<int>]``;
 * known pure helpers: ``isinstance`` with builtin types, ``set``/``sorted``/``list``,
-  ``any``/``all`` over a generator, ``str.lower/upper/strip/startswith/endswith``;
+  ``any``/``all`` over a generator, ``str.lower/upper/strip/startswith/endswith``,
+  ``dict.items/keys/values``;
 * registries of the release: module-level dict keys (for ``in``), ``Literal[...]`` aliases
   read by ``get_args``, literal frozensets, and such constants imported from ``vllm`` modules;
 * an ``init=False`` field with a literal default no code a config build runs assigns (its
   default), ``self.<sub>_config is not None`` for a sub config ``create_engine_config``
-  always builds.
+  always builds or ``VllmConfig`` types as one class with a ``default_factory``; for a sub
+  config a JSON flag sets and no code assigns, ``is not None`` is the flag written;
+* a field of a sub config reached through a config-typed field (``self.offload_config.uva.
+  cpu_offload_gb`` -> the flag of ``UVAOffloadConfig.cpu_offload_gb``);
+* ``envs.X``: the launch's ``env.X`` as the release parses it (schemas/envs: a string or a
+  case-sensitive choice as written, a case-insensitive one lowercased; other kinds are not
+  lifted), known only where the launch writes it.
 
 The site must be reached when the config is built: in ``__post_init__``/``__init__``, a
 pydantic validator, ``EngineArgs.create_engine_config``, a serve-args ``validate*`` function,
 or a method those call in an expression their statement always evaluates, directly or through
 other methods (the guards of each call and the caller's early returns conjoined, the ways in
-or-ed). Early exits (``if t: return``, ``if t: continue`` in the site's loop) before the site
-at any depth become ``not t``; a ``for`` loop around the site becomes ``any`` over its
-iterable. Not lifted: after another ``return``, in a ``while`` loop, inside a ``try`` that
-catches; a condition constant folding decides ("never holds").
+or-ed). A module-level function, or a method of a sub config ``VllmConfig`` always builds, is
+followed to the calls such a method makes into it (``_check(self.x)``,
+``self.parallel_config.verify(self.model_config)``; up to two calls out of a class): its
+parameters stand for the call's arguments read in the caller, a method's ``self`` for the
+receiver, and the call's guards and the caller's way in are conjoined. A nested ``def``
+before the site is no early exit. Early exits (``if t: return``, ``if t: continue`` in the
+site's loop) before the site at any depth become ``not t``; a ``for`` loop around the site
+becomes ``any`` over its iterable (a tuple target ``for k, v in d.items()`` unpacks each
+element). Not lifted: after another ``return``, in a ``while``
+loop, inside a ``try`` that catches; a condition constant folding decides ("never holds").
 
 Output: ``schemas/lifted.json``, one entry per distinct (file, function, message, condition)
 with the releases it holds for as ranges and the line per release. The evaluator is
@@ -43,8 +58,9 @@ with the releases it holds for as ranges and the line per release. The evaluator
 ``["f", path]`` a field, ``["c", value]`` a constant, ``["and"|"or", a, b, ...]``,
 ``["not", a]``, ``["len", a]``, ``[op, a, b]`` for ``< <= > >= == != in notin is isnot + - *
 // % **``, ``["truth", a]`` Python truthiness, ``["v", name]`` the element a quantifier is
-at, ``["any"|"all", name, iterable, body]``, ``["isinstance", a, [types]]``,
-``["set"|"sorted"|"list", a]``, ``["m", method, receiver, args...]``, ``["idx", a, i]``.
+at, ``["any"|"all", name, iterable, body]`` (``name`` a list: each element unpacked),
+``["isinstance", a, [types]]``, ``["set"|"sorted"|"list", a]``, ``["items"|"keys"|"values",
+a]``, ``["m", method, receiver, args...]``, ``["idx", a, i]``.
 """
 
 from __future__ import annotations
@@ -67,6 +83,7 @@ from vllm_lint import release_data
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "schemas" / "lifted.json"
 FLAGS = REPO / "schemas" / "flags"
+ENVS = REPO / "schemas" / "envs"
 FORMAT_VERSION = 1
 
 COMPARE = {
@@ -109,6 +126,7 @@ class Fields:
     stored: set[str] = field(default_factory=set)  # attributes vLLM's code assigns anywhere
     on_path: set[str] = field(default_factory=set)  # assigned where a config build runs
     built: set[str] = field(default_factory=set)  # sub configs VllmConfig always gets
+    envs: dict[str, Any] = field(default_factory=dict)  # schemas/envs: name -> record
 
     @classmethod
     def of(cls, release: str, validation: dict[str, Any] | None) -> Fields:
@@ -136,17 +154,27 @@ class Fields:
             classes = validation.get("classes", {})
         # a field two flags set (an alias and its new name) has no one path
         by_field = {k: v for k, v in by_field.items() if seen[k] == 1 and v in flags}
-        return cls(flags, choices, by_field, json_class, classes)
+        envs = (release_data.load_in(ENVS, release) or {}).get("variables", {})
+        return cls(flags, choices, by_field, json_class, classes, envs=envs)
 
     def record(self, owner: str, name: str) -> dict[str, Any] | None:
         return self.classes.get(owner, {}).get("fields", {}).get(name)
 
-    def path(self, owner: str, name: str) -> tuple[str, Any, str] | None:
-        """(document path, class default or NO_DEFAULT, type) of `owner.name`, or None."""
+    def path(
+        self, owner: str, name: str, raw_in: tuple[int, int] | None = None
+    ) -> tuple[str, Any, str] | None:
+        """(document path, class default or NO_DEFAULT, type) of `owner.name`, or None.
+        `raw_in`: the lines of a `mode="before"` validator of the field, which reads the
+        written value even when the field is `rewritten` there (by its own return)."""
         if owner == "EngineArgs":
             return (name, NO_DEFAULT, self.flags[name]) if name in self.flags else None
         rec = self.record(owner, name)
-        if rec is None or "rewritten" in rec or rec.get("init") is False or "skip" in rec:
+        rewritten = rec.get("rewritten") if rec is not None else None
+        if rewritten is not None and raw_in is not None:
+            line = str(rewritten).rpartition(":")[2]
+            if line.isdigit() and raw_in[0] <= int(line) <= raw_in[1]:
+                rewritten = None  # rewritten by this validator: its parameter is the raw value
+        if rec is None or rewritten is not None or rec.get("init") is False or "skip" in rec:
             return None
         top = self.by_field.get(f"{owner}.{name}")
         json_key = self.json_class.get(owner)
@@ -189,6 +217,9 @@ class Context:
     types: dict[str, str] = field(default_factory=dict)
     depth: int = 0
     bound: set[str] = field(default_factory=set)  # loop / generator variables in scope
+    # parameters of a function reached through a call: the caller's argument, and the
+    # caller's context to read it in (`self` of a method: the receiver)
+    params: dict[str, tuple[ast.expr, Context]] = field(default_factory=dict)
 
 
 def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
@@ -203,7 +234,7 @@ def _literal(node: ast.expr, constants: dict[str, Any]) -> Any:
         raise Unliftable("dict literal")
     if isinstance(node, ast.Name) and node.id in constants:
         value = constants[node.id]
-        if isinstance(value, (Keys, LiteralArgs)):
+        if isinstance(value, DATA):
             raise Unliftable("not a literal")
         return value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -234,7 +265,11 @@ def module_constants(tree: ast.Module) -> dict[str, Any]:
                     values[t.id] = _registry(value, values) if value is not None else None
                 except Unliftable:
                     values.pop(t.id, None)
-    return {k: v for k, v in values.items() if counts.get(k) == 1}
+    out = {k: v for k, v in values.items() if counts.get(k) == 1}
+    for st in tree.body:
+        if isinstance(st, ast.ClassDef) and st.name not in counts and _plain_class(st):
+            out[st.name] = VllmClass(st.name)
+    return out
 
 
 class Keys(list):  # type: ignore[type-arg]
@@ -243,6 +278,23 @@ class Keys(list):  # type: ignore[type-arg]
 
 class LiteralArgs(tuple):  # type: ignore[type-arg]
     """The values of a module-level `Literal[...]` alias: data for `get_args()` only."""
+
+
+class VllmClass(str):
+    """A class a vLLM module defines (no Protocol, ABC or metaclass): a value as the launch
+    wrote it (parsed JSON, a command-line word) is never an instance of it."""
+
+
+DATA = (Keys, LiteralArgs, VllmClass)  # module-level names that are no literal value
+
+
+def _plain_class(node: ast.ClassDef) -> bool:
+    bases = {ast.unparse(b).split(".")[-1].split("[")[0] for b in node.bases}
+    return not (
+        bases & {"Protocol", "ABC", "Mapping", "Sequence", "MutableMapping", "Set"}
+        or node.keywords
+        or any("runtime_checkable" in ast.unparse(d) for d in node.decorator_list)
+    )
 
 
 def _registry(node: ast.expr, known: dict[str, Any]) -> Any:
@@ -273,7 +325,7 @@ def _registry(node: ast.expr, known: dict[str, Any]) -> Any:
                     values.append(v)
         return LiteralArgs(values)
     value = _literal(node, known)
-    if isinstance(value, (Keys, LiteralArgs)):
+    if isinstance(value, DATA):
         raise Unliftable("not a literal")
     return value
 
@@ -374,7 +426,38 @@ def always_built(root: Path) -> set[str]:
             for kw in node.keywords:
                 if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id in sure:
                     out.add(kw.arg)
-    return out
+    return out | never_none_fields(root)
+
+
+def never_none_fields(root: Path) -> set[str]:
+    """The fields of `VllmConfig` annotated with one config class (not `X | None`) and
+    defaulting by a `default_factory`: never None (`kernel_config: KernelConfig =
+    Field(default_factory=KernelConfig)`)."""
+    for rel in VLLM_CONFIG_FILES:
+        try:
+            tree = ast.parse((root / rel).read_text(encoding="utf-8"))
+        except (OSError, SyntaxError):
+            continue
+        cls = next(
+            (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "VllmConfig"), None
+        )
+        if cls is None:
+            continue
+        out = set()
+        for st in cls.body:
+            if not (
+                isinstance(st, ast.AnnAssign)
+                and isinstance(st.target, ast.Name)
+                and isinstance(st.annotation, ast.Name)
+                and st.annotation.id.endswith("Config")
+                and isinstance(st.value, ast.Call)
+            ):
+                continue
+            factory = [k for k in st.value.keywords if k.arg == "default_factory"]
+            if factory and ast.unparse(factory[0].value) == st.annotation.id:
+                out.add(st.target.id)
+        return out
+    return set()
 
 
 def _resolve(node: ast.expr, ctx: Context) -> ast.expr:
@@ -395,6 +478,9 @@ def _resolve(node: ast.expr, ctx: Context) -> ast.expr:
 
 def _built_sub(node: ast.expr, ctx: Context) -> bool:
     """`self.model_config` in VllmConfig, a sub config `create_engine_config` always builds."""
+    bound = _bound_arg(node, ctx)
+    if bound is not None:
+        return _built_sub(*bound)
     node = _resolve(node, ctx)
     return (
         ctx.owner == "VllmConfig"
@@ -403,6 +489,27 @@ def _built_sub(node: ast.expr, ctx: Context) -> bool:
         and node.value.id == "self"
         and node.attr in ctx.fields.built
     )
+
+
+def _json_sub(node: ast.expr, ctx: Context) -> str | None:
+    """`self.speculative_config` in VllmConfig, a sub config a JSON flag sets
+    (`--speculative-config`) that vLLM's code never assigns: the flag's document key. The
+    config is built when the flag is written; when it is not, whether it is None is unknown
+    (`speculative_config is not None` holds on a launch that writes the flag)."""
+    bound = _bound_arg(node, ctx)
+    if bound is not None:
+        return _json_sub(*bound)
+    node = _resolve(node, ctx)
+    if not (
+        ctx.owner == "VllmConfig"
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and node.attr not in ctx.fields.stored
+    ):
+        return None
+    sub = ctx.fields.sub_class(node.attr)
+    return ctx.fields.json_class.get(sub) if sub is not None else None
 
 
 def _stores_on_path(tree: ast.Module) -> set[str]:
@@ -445,13 +552,38 @@ def lift_expr(node: ast.expr, ctx: Context) -> list[Any]:
 def _field(path: tuple[str, Any, str], ctx: Context, name: str, stores: set[str]) -> list[Any]:
     if name in stores:
         # vLLM's code assigns it: the value at the site may not be the one the flag gave
-        raise Unliftable("a field vLLM's code assigns")
+        raise Unliftable(f"a field vLLM's code assigns: {name}")
     ctx.paths.add(path[0])
     ctx.types[path[0]] = path[2]
     return ["f", path[0]] if path[1] == NO_DEFAULT else ["f", path[0], path[1]]
 
 
+def _bound_arg(node: ast.expr, ctx: Context) -> tuple[ast.expr, Context] | None:
+    """A parameter of a function reached through a call (or an attribute chain rooted at
+    one, `parallel_config.data_parallel_size`, `self.x` of a method called on a sub config)
+    as the caller's expression, with the context the caller reads it in."""
+    if not ctx.params:
+        return None
+    node = _resolve(node, ctx)
+    chain: list[str] = []
+    base = node
+    while isinstance(base, ast.Attribute):
+        chain.append(base.attr)
+        base = base.value
+    if not isinstance(base, ast.Name) or base.id not in ctx.params or base.id in ctx.bound:
+        return None
+    arg, caller = ctx.params[base.id]
+    out = arg
+    for attr in reversed(chain):
+        out = ast.Attribute(value=out, attr=attr, ctx=ast.Load())
+    return out, caller
+
+
 def _lift(node: ast.expr, ctx: Context) -> list[Any]:
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        bound = _bound_arg(node, ctx)
+        if bound is not None:
+            return lift_expr(bound[0], bound[1])
     if isinstance(node, ast.BoolOp):
         return _boolop(node, ctx)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -469,6 +601,13 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
                 raise Unliftable("identity test")
             if name in ("is", "isnot") and _built_sub(left, ctx):
                 parts.append(["c", name == "isnot"])  # a config vLLM always builds
+                left = right
+                continue
+            written = _json_sub(left, ctx) if name in ("is", "isnot") else None
+            if written is not None:  # built when its JSON flag is written, else unknown
+                ctx.paths.add(written)
+                ctx.types[written] = "dict"
+                parts.append([name, ["f", written], ["c", None]])
                 left = right
                 continue
             right_value = ctx.constants.get(right.id) if isinstance(right, ast.Name) else None
@@ -496,7 +635,7 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
         return _attribute(node, ctx)
     if isinstance(node, ast.Name):
         if ctx.value_param and node.id == ctx.value_param[0]:
-            found = ctx.fields.path(ctx.owner, ctx.value_param[1])
+            found = ctx.fields.path(ctx.owner, ctx.value_param[1], _own_rewrite(ctx))
             if found is None:
                 raise Unliftable("field without one flag")
             return _field(found, ctx, ctx.value_param[1], ctx.own_stores)
@@ -504,7 +643,7 @@ def _lift(node: ast.expr, ctx: Context) -> list[Any]:
             return ["v", node.id]
         if node.id in ctx.locals:
             return lift_expr(ctx.locals[node.id], ctx)
-        if node.id in ctx.constants and not isinstance(ctx.constants[node.id], (Keys, LiteralArgs)):
+        if node.id in ctx.constants and not isinstance(ctx.constants[node.id], DATA):
             return ["c", ctx.constants[node.id]]
         raise Unliftable("name")
     return ["c", _literal(node, ctx.constants)]
@@ -537,6 +676,7 @@ def _boolop(node: ast.BoolOp, ctx: Context) -> list[Any]:
 TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple"}
 CONTAINERS = {"set": "set", "frozenset": "set", "sorted": "sorted", "list": "list", "tuple": "list"}
 STR_METHODS = {"lower", "upper", "strip", "startswith", "endswith"}
+DICT_VIEWS = {"items", "keys", "values"}
 
 
 def _call(node: ast.Call, ctx: Context) -> list[Any]:
@@ -552,6 +692,8 @@ def _call(node: ast.Call, ctx: Context) -> list[Any]:
             return ["len", lift_expr(args[0], ctx)]
         if func.id == "isinstance" and len(args) == 2:
             kinds = args[1].elts if isinstance(args[1], ast.Tuple) else [args[1]]
+            if _own_rewrite(ctx) is not None:  # the value as written: no vLLM class's instance
+                kinds = [k for k in kinds if not _vllm_class(k, ctx)]
             names = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in TYPES]
             if len(names) != len(kinds) or any(n in ctx.constants for n in names):
                 raise Unliftable("isinstance of a non-builtin type")
@@ -566,6 +708,8 @@ def _call(node: ast.Call, ctx: Context) -> list[Any]:
         if func.id in ("any", "all") and len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
             return _quantifier(func.id, args[0], ctx)
         raise Unliftable("call")
+    if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not node.args:
+        return [func.attr, lift_expr(func.value, ctx)]  # `d.items()`: a dict's pairs
     if (
         isinstance(func, ast.Attribute)
         and func.attr in STR_METHODS
@@ -576,23 +720,27 @@ def _call(node: ast.Call, ctx: Context) -> list[Any]:
     raise Unliftable("call")
 
 
+def _vllm_class(node: ast.expr, ctx: Context) -> bool:
+    return isinstance(node, ast.Name) and isinstance(ctx.constants.get(node.id), VllmClass)
+
+
 def _quantifier(name: str, gen: ast.GeneratorExp, ctx: Context) -> list[Any]:
     """`any(test for v in xs if cond)` -> ["any", "v", xs, test and cond]."""
     if len(gen.generators) != 1:
         raise Unliftable("nested generator")
     comp = gen.generators[0]
-    if not isinstance(comp.target, ast.Name) or comp.is_async:
+    names = _loop_names(comp.target)
+    if names is None or comp.is_async:
         raise Unliftable("generator target")
-    var = comp.target.id
+    var: Any = names[0] if isinstance(comp.target, ast.Name) else names
     iterable = lift_expr(comp.iter, ctx)
-    added = var not in ctx.bound
-    ctx.bound.add(var)
+    added = [v for v in names if v not in ctx.bound]
+    ctx.bound.update(names)
     try:
         body = lift_expr(gen.elt, ctx)
         conds = [["truth", lift_expr(c, ctx)] for c in comp.ifs]
     finally:
-        if added:
-            ctx.bound.discard(var)
+        ctx.bound.difference_update(added)
     if conds:  # a filtered element counts only when its conditions hold
         body = (
             ["and", *conds, body] if name == "any" else ["or", *(["not", c] for c in conds), body]
@@ -631,20 +779,57 @@ def _attribute(node: ast.Attribute, ctx: Context) -> list[Any]:
             found = (node.attr, NO_DEFAULT, ctx.fields.flags[node.attr])
             return _field(found, ctx, node.attr, ctx.fields.stored)
         raise Unliftable("not a flag")
-    if (
-        ctx.owner == "VllmConfig"
-        and isinstance(base, ast.Attribute)
-        and isinstance(base.value, ast.Name)
-        and base.value.id == "self"
-    ):
-        sub = ctx.fields.sub_class(base.attr)
-        if sub is not None:
-            found = ctx.fields.path(sub, node.attr)
+    if isinstance(base, ast.Name) and base.id == "envs" and base.id not in ctx.locals:
+        return _env(node.attr, ctx)
+    if ctx.owner == "VllmConfig":
+        owner = _config_class(base, ctx)
+        if owner is not None:
+            found = ctx.fields.path(owner, node.attr)
             if found is not None:
                 return _field(found, ctx, node.attr, ctx.fields.stored)
-            return _kept_default(sub, node.attr, ctx)
+            return _kept_default(owner, node.attr, ctx)
         raise Unliftable("not a field a flag sets")
     raise Unliftable("attribute")
+
+
+def _config_class(node: ast.expr, ctx: Context) -> str | None:
+    """The config class `node` holds in VllmConfig: `self.<sub>_config` (`sub_class`), or a
+    field of one whose type is a config class (`self.offload_config.uva` ->
+    `UVAOffloadConfig`), never one vLLM's code assigns."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ):
+        return ctx.fields.sub_class(node.attr)
+    if isinstance(node, ast.Attribute):
+        outer = _config_class(node.value, ctx)
+        rec = ctx.fields.record(outer, node.attr) if outer is not None else None
+        if rec is not None and isinstance(rec.get("class"), str) and rec.get("type") == "class":
+            if node.attr in ctx.fields.stored or rec.get("default", "") is None:
+                return None  # replaced in code, or None unless written
+            return str(rec["class"])
+    return None
+
+
+def _env(name: str, ctx: Context) -> list[Any]:
+    """`envs.X`: the launch's `env.X` as vLLM parses it (schemas/envs/<release>.json): a
+    string or a case-sensitive choice as written, a case-insensitive choice lowercased. The
+    judge knows it only where the launch writes it (the process may have it otherwise)."""
+    rec = ctx.fields.envs.get(name)
+    if rec is None:
+        raise Unliftable("an environment variable the release does not read")
+    kind = rec.get("kind")
+    path = f"env.{name}"
+    if kind == "str" or (kind == "choice" and rec.get("case_sensitive")):
+        expr: list[Any] = ["f", path]
+    elif kind == "choice":
+        expr = ["m", "lower", ["f", path]]
+    else:
+        raise Unliftable("an environment variable vLLM parses")
+    ctx.paths.add(path)
+    ctx.types[path] = json.dumps(rec["choices"]) if kind == "choice" else "str"
+    return expr
 
 
 # --------------------------------------------------------------------------
@@ -724,6 +909,8 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
             if st.lineno > line:
                 return steps, ""
             if end < line:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue  # a definition runs nothing: its returns are not exits here
                 # in a loop only `continue` is an exit of one element (a return or break
                 # at one element keeps the later ones from running)
                 exit_kinds: tuple[type, ...] = (ast.Continue,) if in_loop else (ast.Return,)
@@ -748,7 +935,7 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
                     return steps, ""  # in the loop's header
                 if line > (st.body[-1].end_lineno or st.body[-1].lineno):
                     return steps, "in a loop's else"
-                if not isinstance(st.target, ast.Name):
+                if _loop_names(st.target) is None:
                     return steps, "in a loop"
                 steps.append(("loop", st, True))
                 body, in_loop = st.body, True
@@ -771,10 +958,22 @@ def path_guards(fn: Any, line: int) -> tuple[list[Step], str]:
 
 
 def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
-    """`self.m(...)` / `cls.m(...)` calls a statement makes whenever it runs: in a simple
-    statement's expressions or a compound statement's header (an `if` test, a `for` iterable,
-    a `with` item), and not under a short-circuit (`and`/`or` after the first operand, a
-    conditional expression's branches, a lambda or comprehension)."""
+    """`self.m(...)` / `cls.m(...)` calls a statement makes whenever it runs
+    (`evaluated_calls`)."""
+    return [
+        (node.func.attr, node.lineno)
+        for node in evaluated_calls(st)
+        if isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("self", "cls")
+    ]
+
+
+def evaluated_calls(st: ast.stmt) -> list[ast.Call]:
+    """The calls a statement makes whenever it runs: in a simple statement's expressions or a
+    compound statement's header (an `if` test, a `for` iterable, a `with` item), and not under
+    a short-circuit (`and`/`or` after the first operand, a conditional expression's branches,
+    a lambda or comprehension)."""
     if isinstance(st, ast.If):
         roots: list[ast.AST] = [st.test]
     elif isinstance(st, (ast.For, ast.AsyncFor)):
@@ -785,7 +984,7 @@ def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
         roots = [st.value] if st.value is not None else []
     else:
         return []
-    out: list[tuple[str, int]] = []
+    out: list[ast.Call] = []
     stack = list(roots)
     while stack:
         node = stack.pop()
@@ -799,13 +998,8 @@ def _evaluated_self_calls(st: ast.stmt) -> list[tuple[str, int]]:
         if isinstance(node, ast.IfExp):
             stack.append(node.test)
             continue
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id in ("self", "cls")
-        ):
-            out.append((node.func.attr, node.lineno))
+        if isinstance(node, ast.Call):
+            out.append(node)
         stack.extend(ast.iter_child_nodes(node))
     return out
 
@@ -950,6 +1144,18 @@ def _locals_before(fn: Any, line: int) -> tuple[dict[str, ast.expr], set[str]]:
     return values, self_assigned
 
 
+def _own_rewrite(ctx: Context) -> tuple[int, int] | None:
+    """The lines of the site's function when it is a `mode="before"` field validator (its
+    value parameter is the value as written)."""
+    fn = ctx.function
+    for name, call in _decorators(fn):
+        if name == "field_validator" and call is not None:
+            mode = [k.value for k in call.keywords if k.arg == "mode"]
+            if mode and isinstance(mode[0], ast.Constant) and mode[0].value == "before":
+                return fn.lineno, fn.end_lineno or fn.lineno
+    return None
+
+
 def _value_param(fn: Any) -> tuple[str, str] | None:
     for name, call in _decorators(fn):
         if name == "field_validator" and call is not None and len(call.args) == 1:
@@ -981,8 +1187,16 @@ class Lifted:
 
 
 def _context(
-    owner: str, cls: ast.ClassDef | None, fn: Any, line: int, constants: dict, fields: Fields
+    owner: str,
+    cls: ast.ClassDef | None,
+    fn: Any,
+    line: int,
+    constants: dict,
+    fields: Fields,
+    shared: Context | None = None,
 ) -> tuple[Context, set[str]]:
+    """A context for `line` of `fn`; `shared`: a context whose paths and types it adds to (the
+    contexts of one lift, through calls, fill one set)."""
     local_values, self_assigned = _locals_before(fn, line)
     params = [a.arg for a in fn.args.args]
     args_param = "args" if cls is None and "args" in params else None
@@ -997,7 +1211,51 @@ def _context(
         locals=local_values,
         own_stores=_self_stores(cls) if cls is not None else set(),
     )
+    if shared is not None:
+        ctx.paths, ctx.types = shared.paths, shared.types
     return ctx, self_assigned
+
+
+def _stored_on_way(body: list[ast.stmt], line: int) -> set[str]:
+    """Names assigned by the statements that run before `line` on the way to it in `body`
+    (earlier statements of each enclosing block; not another branch of an `if` it is in)."""
+    out: set[str] = set()
+    while True:
+        inner: list[ast.stmt] | None = None
+        for st in body:
+            if st.lineno > line:
+                break
+            if (st.end_lineno or st.lineno) < line:
+                out |= {
+                    n.id
+                    for n in [st, *_own_nodes(st)]
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                }
+                continue
+            if isinstance(st, ast.If):
+                out |= {
+                    n.id
+                    for n in ast.walk(st.test)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                }
+                inside = line <= (st.body[-1].end_lineno or st.body[-1].lineno)
+                inner = st.body if inside else st.orelse
+            elif isinstance(st, (ast.For, ast.With, ast.Try)):
+                inner = st.body
+            break
+        if inner is None:
+            return out
+        body = inner
+
+
+def _loop_names(target: ast.expr) -> list[str] | None:
+    """A loop's target: one name, or a flat tuple of names (`for k, v in d.items()`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        return names if len(set(names)) == len(names) else None
+    return None
 
 
 def _conjoin(steps: list[Step], last: list[Any] | None, ctx: Context) -> list[Any]:
@@ -1005,15 +1263,18 @@ def _conjoin(steps: list[Step], last: list[Any] | None, ctx: Context) -> list[An
     parts: list[Any] = []
     for i, (kind, node, holds) in enumerate(steps):
         if kind == "loop":
-            var = node.target.id
+            names = _loop_names(node.target) or []
             iterable = lift_expr(node.iter, ctx)
-            if var in ctx.locals or var in ctx.bound:
+            if any(v in ctx.locals or v in ctx.bound or v in ctx.params for v in names):
                 raise Unliftable("loop variable shadows a name")
-            ctx.bound.add(var)
+            if set(names) & _stored_on_way(node.body, ctx.site_line):
+                raise Unliftable("loop variable assigned before the site")
+            ctx.bound.update(names)
             try:
                 inner = _conjoin(steps[i + 1 :], last, ctx)
             finally:
-                ctx.bound.discard(var)
+                ctx.bound.difference_update(names)
+            var: Any = names[0] if isinstance(node.target, ast.Name) else names
             parts.append(["any", var, iterable, inner])
             return parts[0] if len(parts) == 1 else ["and", *parts]
         lifted = ["truth", lift_expr(node, ctx)]
@@ -1061,69 +1322,270 @@ def _check_assigned(self_assigned: set[str], owner: str, fields: Fields, ctx: Co
     return ""
 
 
+@dataclass
+class CallSite:
+    """A call a config build makes into another function: a module-level function of the
+    same file (`f(self.x)`), or a method of a sub config VllmConfig always builds
+    (`self.parallel_config.m(...)`)."""
+
+    file: str
+    tree: ast.Module
+    constants: dict[str, Any]
+    cls: ast.ClassDef | None
+    fn: Any
+    call: ast.Call
+
+
+CallIndex = dict[tuple[str, str, str], list[CallSite]]
+MAX_FOLLOW = 2  # calls followed out of a class (module function, another config's method)
+
+
+def _call_key(file: str, cls: ast.ClassDef | None, fn: Any) -> tuple[str, str, str]:
+    """How `index_calls` names a function: a module function by its file, a method by its
+    class (the sub config classes' names are unique)."""
+    return (file, "", fn.name) if cls is None else ("", cls.name, fn.name)
+
+
+def index_calls(sources: dict[str, tuple[ast.Module, dict[str, Any]]], fields: Fields) -> CallIndex:
+    """The calls each method of a class makes, in a statement that always makes them
+    (`evaluated_calls`), into a module-level function of its file or, in `VllmConfig`, into a
+    method of a sub config `create_engine_config` always builds; whether the calling method
+    itself runs is asked when a site is lifted (`_ways_in`)."""
+    out: CallIndex = {}
+    for file, (tree, constants) in sources.items():
+        functions = {
+            n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for fn in cls.body:
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for st in _own_nodes(fn):
+                    if not isinstance(st, ast.stmt):
+                        continue
+                    for call in evaluated_calls(st):
+                        f = call.func
+                        key: tuple[str, str, str] | None = None
+                        if isinstance(f, ast.Name) and f.id in functions:
+                            key = (file, "", f.id)
+                        elif (
+                            cls.name == "VllmConfig"
+                            and isinstance(f, ast.Attribute)
+                            and isinstance(f.value, ast.Attribute)
+                            and isinstance(f.value.value, ast.Name)
+                            and f.value.value.id == "self"
+                            and f.value.attr in fields.built
+                        ):
+                            sub = fields.sub_class(f.value.attr)
+                            key = ("", sub, f.attr) if sub is not None else None
+                        if key is not None:
+                            site = CallSite(file, tree, constants, cls, fn, call)
+                            out.setdefault(key, []).append(site)
+    return out
+
+
+def _bind(fn: Any, method: bool, call: ast.Call, caller: Context) -> dict[str, Any]:
+    """The callee's parameters bound to the call's arguments (read in the caller's context);
+    a method's `self` to the receiver. A parameter the callee assigns is left unbound."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        raise Unliftable("call with * or ** arguments")
+    names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    kwonly = [a.arg for a in fn.args.kwonlyargs]
+    stored = {
+        n.id for n in _own_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    out: dict[str, tuple[ast.expr, Context]] = {}
+    if method:
+        assert isinstance(call.func, ast.Attribute)
+        out[names[0]] = (call.func.value, caller)
+        names = names[1:]
+    if len(call.args) > len(names):
+        raise Unliftable("call with more arguments than parameters")
+    for name, arg in zip(names, call.args, strict=False):
+        out[name] = (arg, caller)
+    for kw in call.keywords:
+        if kw.arg is not None and (kw.arg in names or kw.arg in kwonly):
+            out[kw.arg] = (kw.value, caller)
+    return {k: v for k, v in out.items() if k not in stored}
+
+
+def _param_stores(fn: Any, params: dict[str, Any], line: int) -> bool:
+    """Whether the callee assigns an attribute of a bound parameter before `line`."""
+    for node in _own_nodes(fn):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in params and node.lineno < line:
+                return True
+    return False
+
+
+def _chain_reach(
+    cls: ast.ClassDef, fn: Any, constants: dict, fields: Fields, shared: Context
+) -> list[Any]:
+    """How a method its own class runs at build is reached from a root: the guards of each
+    call and the caller's early returns conjoined, the ways or-ed; raises if none lifts."""
+    owner = cls.name
+    chains = reach_paths(cls).get(fn.name, [])
+    if [] in chains:
+        return ["c", True]
+    ways: list[Any] = []
+    why = "call guard"
+    for chain in chains:
+        parts: list[Any] = []
+        try:
+            for caller, line in chain:
+                caller_steps, problem = path_guards(caller, line)
+                if problem:
+                    raise Unliftable(f"call {problem}")
+                cctx, assigned = _context(owner, cls, caller, line, constants, fields, shared)
+                parts.append(_conjoin(caller_steps, None, cctx))
+                if _check_assigned(assigned, owner, fields, cctx):
+                    raise Unliftable("a field assigned before the call")
+        except Unliftable as e:
+            why = f"call guard: {e}"
+            continue
+        parts = [p for p in parts if p != ["c", True]]
+        ways.append(["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0])
+    if not ways:
+        raise Unliftable(why)
+    return ways[0] if len(ways) == 1 else ["or", *ways]
+
+
+def _ways_in(
+    file: str,
+    cls: ast.ClassDef | None,
+    fn: Any,
+    constants: dict,
+    fields: Fields,
+    calls: CallIndex,
+    shared: Context,
+    depth: int = 0,
+) -> tuple[list[tuple[dict[str, Any], list[Any]]], str]:
+    """Each way `fn` runs when the config is built: (its parameters bound to a caller's
+    arguments, the condition of getting there), or why none lifts. A method its class's roots
+    reach has one way, unbound; any other function is followed to the calls `index_calls`
+    found (up to MAX_FOLLOW calls out of a class), the call's guards in the caller and the
+    caller's own ways in conjoined."""
+    if cls is not None and fn.name in reach_paths(cls):
+        try:
+            return [({}, _chain_reach(cls, fn, constants, fields, shared))], ""
+        except Unliftable as e:
+            return [], str(e)
+    if depth >= MAX_FOLLOW:
+        return [], "called too far from a root"
+    found = calls.get(_call_key(file, cls, fn), [])
+    if not found:
+        unreached = "not run whenever the config is built"
+        return [], "module-level function" if cls is None else unreached
+    out: list[tuple[dict[str, Any], list[Any]]] = []
+    why = ""
+    for cs in found:
+        owner = cs.cls.name if cs.cls is not None else ""
+        line = cs.call.lineno
+        ways, problem = _ways_in(
+            cs.file, cs.cls, cs.fn, cs.constants, fields, calls, shared, depth + 1
+        )
+        why = why or problem
+        for cparams, reach in ways:
+            try:
+                steps, problem = path_guards(cs.fn, line)
+                if problem:
+                    raise Unliftable(f"call {problem}")
+                cctx, assigned = _context(owner, cs.cls, cs.fn, line, cs.constants, fields, shared)
+                cctx.params = cparams
+                if cparams:
+                    cctx.args_param = cctx.value_param = None
+                    if _param_stores(cs.fn, cparams, line):
+                        raise Unliftable("a parameter's field assigned before the call")
+                at_call = _conjoin(steps, None, cctx)
+                if owner and _check_assigned(assigned, owner, fields, cctx):
+                    raise Unliftable("a field assigned before the call")
+                params = _bind(fn, cls is not None, cs.call, cctx)
+            except Unliftable as e:
+                why = why or f"through {cs.fn.name}: {e}"
+                continue
+            parts = [p for p in (reach, at_call) if p != ["c", True]]
+            out.append((params, ["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0]))
+    return out[:MAX_PATHS], why or "call guard"
+
+
 def lift_site(
-    site: mr.Site, tree: ast.Module, constants: dict[str, Any], fields: Fields
+    site: mr.Site,
+    tree: ast.Module,
+    constants: dict[str, Any],
+    fields: Fields,
+    calls: CallIndex | None = None,
 ) -> Lifted | str:
-    """The site's condition as data, or why not: the tests on its path in its function (and
-    in the calls that reach that function from a root, when it is not one), each early exit
-    before it negated, a loop around it read as `any` over the loop's iterable."""
+    """The site's condition as data, or why not: the tests on its path in its function, and
+    how that function is reached (the calls from a root in its class; with `calls`, a module
+    function or another config's method followed to the calls a config build makes into it,
+    its parameters bound to their arguments), each early exit before it negated, a loop around
+    it read as `any` over the loop's iterable. The ways in are or-ed."""
     cls, fn, _ = _enclosing(tree, site.line)
     problem = _where_problem(cls, fn, site.file)
-    if problem:
+    followed = problem in ("module-level function", "not run whenever the config is built")
+    if problem and not (followed and calls is not None):
         return problem
-    steps, problem = path_guards(fn, site.line)
-    if problem:
-        return problem
+    steps, path_problem = path_guards(fn, site.line)
+    if path_problem:
+        return problem or path_problem
     assert_test = site_test(site, tree)
-    if not steps and assert_test is None:
+    if not steps and assert_test is None and not followed:
         return "unconditional"
     owner = cls.name if cls is not None else ""
-    ctx, self_assigned = _context(owner, cls, fn, site.line, constants, fields)
-    try:
-        last = ["not", ["truth", lift_expr(assert_test, ctx)]] if assert_test is not None else None
-        condition = _conjoin(steps, last, ctx)
-    except Unliftable as why:
-        return str(why)
-    if fold(condition)[0] == "c":
-        return "never holds" if fold(condition)[1] is False else "unconditional"
-    if not ctx.paths:
-        return "no config field"
-    problem = _check_assigned(self_assigned, owner, fields, ctx)
-    if problem:
-        return problem
-    # a method other than a root: how it is reached, or-ed over the ways (each a conjunction)
-    chains = reach_paths(cls).get(fn.name, [[]]) if cls is not None else [[]]
-    if [] not in chains:
-        ways: list[Any] = []
-        why = "call guard"
-        for chain in chains:
-            parts: list[Any] = []
-            try:
-                for caller, line in chain:
-                    caller_steps, problem = path_guards(caller, line)
-                    if problem:
-                        raise Unliftable(f"call {problem}")
-                    cctx, assigned = _context(owner, cls, caller, line, constants, fields)
-                    parts.append(_conjoin(caller_steps, None, cctx))
-                    if _check_assigned(assigned, owner, fields, cctx):
-                        raise Unliftable("a field assigned before the call")
-                    ctx.paths |= cctx.paths
-                    ctx.types.update(cctx.types)
-            except Unliftable as e:
-                why = f"call guard: {e}"
+    shared = Context(owner, fn, site.line, constants, fields)
+    if followed:
+        assert calls is not None
+        ways, why = _ways_in(site.file, cls, fn, constants, fields, calls, shared)
+    else:
+        ways, why = [({}, ["c", True])], ""
+    first = True
+    alternatives: list[Any] = []
+    for params, reach in ways:
+        ctx, self_assigned = _context(owner, cls, fn, site.line, constants, fields, shared)
+        if params:
+            ctx.params = params
+            ctx.args_param = ctx.value_param = None
+            if _param_stores(fn, params, site.line):
+                why = "a parameter's field assigned before the site"
                 continue
-            parts = [p for p in parts if p != ["c", True]]
-            ways.append(["and", *parts] if len(parts) > 1 else (parts or [["c", True]])[0])
-        if not ways:
-            return why
-        reach = ways[0] if len(ways) == 1 else ["or", *ways]
-        if reach != ["c", True]:
-            condition = ["and", reach, condition]
-    condition = fold(condition)
+        try:
+            last = (
+                ["not", ["truth", lift_expr(assert_test, ctx)]] if assert_test is not None else None
+            )
+            condition = _conjoin(steps, last, ctx)
+        except Unliftable as e:
+            why = str(e)
+            continue
+        if not followed and first:  # the site's own test decides before how it is reached
+            first = False
+            if fold(condition)[0] == "c":
+                return "never holds" if fold(condition)[1] is False else "unconditional"
+            if not ctx.paths:
+                return "no config field"
+            if cls is not None:
+                try:
+                    reach = _chain_reach(cls, fn, constants, fields, shared)
+                except Unliftable as e:
+                    return str(e)
+        problem = _check_assigned(self_assigned, owner, fields, ctx)
+        if problem:
+            why = problem
+            continue
+        alternatives.append(condition if reach == ["c", True] else ["and", reach, condition])
+    if not alternatives:
+        return why
+    condition = fold(alternatives[0] if len(alternatives) == 1 else ["or", *alternatives])
     if condition[0] == "c":
         return "never holds" if condition[1] is False else "unconditional"
     paths = sorted(_paths_of(condition))  # those a folded-away part named are not read
-    types = {p: ctx.types[p] for p in paths}
+    if not paths:
+        return "no config field"
+    types = {p: shared.types[p] for p in paths}
     return Lifted(site.file, site.line, site.function, site.message, condition, paths, types)
 
 
@@ -1134,6 +1596,8 @@ def _paths_of(expr: Any) -> set[str]:
         return {expr[1]}
     if expr[0] == "c":
         return set()
+    if expr[0] in ("any", "all"):  # expr[1]: the names the quantifier binds
+        return set().union(*(_paths_of(e) for e in expr[2:]))
     return set().union(*(_paths_of(e) for e in expr[1:]))
 
 
@@ -1150,6 +1614,7 @@ def lift_release(root: Path, release: str, uncovered: set[tuple[str, int]]) -> d
     trees: dict[str, tuple[ast.Module, dict[str, Any]]] = {}
     modules: dict[str, dict[str, Any]] = {}
     out: dict[tuple[str, int], Lifted | str] = {}
+    calls: CallIndex | None = None
     for site in sites:
         if (site.file, site.line) not in uncovered:
             continue
@@ -1161,8 +1626,35 @@ def lift_release(root: Path, release: str, uncovered: set[tuple[str, int]]) -> d
             constants = {**imported_constants(tree, root, modules), **module_constants(tree)}
             trees[site.file] = (tree, constants)
         tree, constants = trees[site.file]
-        out[(site.file, site.line)] = lift_site(site, tree, constants, fields)
+        if calls is None:
+            calls = index_calls(_call_sources(root, sites, uncovered, trees, modules), fields)
+        out[(site.file, site.line)] = lift_site(site, tree, constants, fields, calls)
     return out
+
+
+VLLM_CONFIG_FILES = ("vllm/config/vllm.py", "vllm/config/__init__.py", "vllm/config.py")
+
+
+def _call_sources(
+    root: Path,
+    sites: list[mr.Site],
+    uncovered: set[tuple[str, int]],
+    trees: dict[str, tuple[ast.Module, dict[str, Any]]],
+    modules: dict[str, dict[str, Any]],
+) -> dict[str, tuple[ast.Module, dict[str, Any]]]:
+    """The parsed files whose calls are followed: those of the uncovered sites (a module
+    function's callers are in its file) and the one that defines `VllmConfig`."""
+    files = {s.file for s in sites if (s.file, s.line) in uncovered}
+    files |= {f for f in VLLM_CONFIG_FILES if (root / f).is_file()}
+    for file in sorted(files):
+        if file not in trees:
+            try:
+                tree = ast.parse((root / file).read_text(encoding="utf-8"))
+            except (OSError, SyntaxError):
+                continue
+            constants = {**imported_constants(tree, root, modules), **module_constants(tree)}
+            trees[file] = (tree, constants)
+    return {f: trees[f] for f in files if f in trees}
 
 
 def coverage_releases(coverage: Path = mr.OUT) -> list[str]:

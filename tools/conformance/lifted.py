@@ -48,7 +48,8 @@ def _constants(expr: Any) -> list[Any]:
         elif expr[0] == "f" and len(expr) > 2:
             out.append(expr[2])
         else:
-            for part in expr[1:]:
+            skip = 2 if expr[0] in ("any", "all") else 1  # a quantifier's names
+            for part in expr[skip:]:
                 out += _constants(part)
     return out
 
@@ -68,6 +69,8 @@ def candidates(entry: dict[str, Any]) -> list[Any]:
         elif isinstance(c, (list, dict)) and not c:
             values += [c]
     values += [*lists, "zz-unlisted"]
+    # a mapping (`for k, v in d.items()`): one key, each scalar or list value so far
+    values += [{"a": v} for v in values if not isinstance(v, dict)] + [{"a": {}}]
     seen: list[Any] = []
     for v in values:
         if not any(type(v) is type(s) and v == s for s in seen):
@@ -174,6 +177,10 @@ def fits(value: Any, kind: str) -> bool:
         return number
     if kind == "list" or kind.startswith("['list'"):
         return isinstance(value, list)
+    if kind == "dict":
+        return isinstance(value, dict)
+    if isinstance(value, dict):
+        return False  # a mapping only where the field is one
     if kind in ("str", "literal") or "'str'" in kind or "'literal'" in kind:
         return isinstance(value, str)
     return True
@@ -188,8 +195,8 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
     words = [MODEL]
     nested: dict[str, dict[str, Any]] = {}
     for path, value in assign.items():
-        if value is _ABSENT:
-            continue
+        if value is _ABSENT or path.startswith("env."):
+            continue  # an environment variable: `env_of`
         top, _, rest = path.partition(".")
         flag = "--" + top.replace("_", "-")
         spec = flags.get(flag)
@@ -202,6 +209,8 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
                 words.append(flag)
             elif spec.get("default") not in (False, None):
                 return None
+        elif isinstance(value, dict):
+            words += [flag, json.dumps(value)]
         elif isinstance(value, list):
             words += [flag, *(str(v) for v in value)] if value else [flag]
         else:
@@ -209,6 +218,13 @@ def argv_of(assign: dict[str, Any], flags: dict[str, Any]) -> list[str] | None:
     for flag, obj in nested.items():
         words += [flag, json.dumps(obj)]
     return words
+
+
+def env_of(assign: dict[str, Any]) -> dict[str, str] | None:
+    """The environment of the assignment (`env.X` paths), or None when a value is no string
+    (vLLM reads the variable's text)."""
+    env = {p[4:]: v for p, v in assign.items() if p.startswith("env.") and v is not _ABSENT}
+    return env if all(isinstance(v, str) for v in env.values()) else None
 
 
 def cases_for(entries: list[dict[str, Any]], release: str) -> list[tuple[str, str, Case]]:
@@ -225,11 +241,12 @@ def cases_for(entries: list[dict[str, Any]], release: str) -> list[tuple[str, st
         sides = [("inside", inside)]
         sides += [("outside" if i == 0 else f"outside-{i + 1}", o) for i, o in enumerate(outsides)]
         for side, assign in sides:
-            argv = argv_of(assign, flags)
-            if argv is None:
+            argv, env = argv_of(assign, flags), env_of(assign)
+            if argv is None or env is None:
                 continue
             origin = f"lifted {entry['id']} {side}"
-            out.append((entry["id"], side, Case.make(release, argv, origin=origin, family=FAMILY)))
+            case = Case.make(release, argv, env=env or None, origin=origin, family=FAMILY)
+            out.append((entry["id"], side, case))
     return out
 
 

@@ -143,6 +143,13 @@ class Judge:
             return isinstance(inner, tuple(t for name in expr[2] for t in _TYPES[name]))
         if op in ("set", "sorted", "list"):
             return _container(op, self.eval(expr[1]))
+        if op in ("items", "keys", "values"):
+            inner = self.eval(expr[1])
+            if not isinstance(inner, dict):
+                return UNKNOWN  # not a mapping: vLLM would see something else
+            if op == "items":
+                return [[k, v] for k, v in inner.items()]
+            return list(inner.keys() if op == "keys" else inner.values())
         if op == "idx":
             inner = self.eval(expr[1])
             if isinstance(inner, (str, list)) and -len(inner) <= expr[2] < len(inner):
@@ -169,25 +176,33 @@ class Judge:
         except (TypeError, ZeroDivisionError, OverflowError):
             return UNKNOWN
 
-    def _quantifier(self, op: str, var: str, items: Any, body: list[Any]) -> Any:
+    def _quantifier(self, op: str, var: str | list[str], items: Any, body: list[Any]) -> Any:
         """`any`/`all` of `body` over the elements of a known list (a dict: its keys). A string
         is not iterated: where vLLM holds a list, a string in the settings is a value vLLM
-        parses or refuses first, not its characters."""
+        parses or refuses first, not its characters. A list of names unpacks each element
+        (`for k, v in d.items()`); an element of another length is unknown."""
         if isinstance(items, dict):
             items = list(items)
         if not isinstance(items, list):
             return UNKNOWN
-        saved = self.bound.get(var, UNKNOWN)
+        names = var if isinstance(var, list) else [var]
+        saved = {n: self.bound.get(n, UNKNOWN) for n in names}
         unknown = False
         try:
             for item in items:
-                self.bound[var] = item
+                if isinstance(var, list):
+                    if not isinstance(item, (list, tuple)) or len(item) != len(var):
+                        unknown = True
+                        continue
+                    self.bound.update(zip(var, item, strict=True))
+                else:
+                    self.bound[var] = item
                 got = self.truth(self.eval(body))
                 if got is (op == "any"):
                     return op == "any"
                 unknown = unknown or got is UNKNOWN
         finally:
-            self.bound[var] = saved
+            self.bound.update(saved)
         return UNKNOWN if unknown else op != "any"
 
     @staticmethod
