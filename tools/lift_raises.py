@@ -366,16 +366,7 @@ def stored_attributes(root: Path, on_path: set[str] | None = None) -> set[str]:
             continue
         if on_path is not None:
             on_path |= _stores_on_path(tree)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                out.add(node.attr)
-            elif (
-                isinstance(node, ast.Call)
-                and ast.unparse(node.func) in ("setattr", "object.__setattr__")
-                and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant)
-            ):
-                out.add(str(node.args[1].value))
+        out |= _attributes_stored(tree)
     return out
 
 
@@ -526,17 +517,24 @@ def _stores_on_path(tree: ast.Module) -> set[str]:
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in reached
             ]
     for fn in functions:
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                out.add(node.attr)
-            elif (
-                isinstance(node, ast.Call)
-                and ast.unparse(node.func) in ("setattr", "object.__setattr__")
-                and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant)
-            ):
-                out.add(str(node.args[1].value))
+        out |= _attributes_stored(fn)
     return out
+
+
+def _attributes_stored(node: ast.AST) -> set[str]:
+    """The attribute names assigned under `node`: `x.attr = …` and `setattr(x, "attr", …)`."""
+    found: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store):
+            found.add(sub.attr)
+        elif (
+            isinstance(sub, ast.Call)
+            and ast.unparse(sub.func) in ("setattr", "object.__setattr__")
+            and len(sub.args) >= 2
+            and isinstance(sub.args[1], ast.Constant)
+        ):
+            found.add(str(sub.args[1].value))
+    return found
 
 
 def lift_expr(node: ast.expr, ctx: Context) -> list[Any]:
