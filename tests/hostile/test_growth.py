@@ -60,6 +60,11 @@ SHAPES: dict[str, tuple[int, Shape]] = {
     # template maskers
     "terraform-directives": (2000, lambda n: {"t.yaml.tpl": "# vllm\n" + "%{if \n" * n}),
     "terraform-expressions": (12000, lambda n: {"t.yaml.tpl": "# vllm\na: " + "${" * n + "\n"}),
+    # a Go template's block-scalar lines (read/templates.py): a long line of list dashes
+    "go-template-dashes": (
+        8000,
+        lambda n: {"d.yaml.tpl": "# vllm\nargs:\n  - {{ .Values.x }}\n  - " + "- " * n + "| x\n"},
+    ),
     # derived values
     "image-tags": (
         4000,

@@ -151,8 +151,22 @@ def _mask_go(text: str) -> Masked:
     return Masked(_gap_block_lines(text, _blank_lone_marks("".join(chars))), "go", first or 1)
 
 
-# `key: |`, `- >-`, `args: |2`: a line that opens a YAML block scalar
-_BLOCK_START = re.compile(r"[ \t]*(?:-[ \t]+)*(?:[^#\n]*?:[ \t]+)?[|>][-+0-9]*[ \t]*(?:#.*)?")
+_COMMENT = re.compile(r"[ \t]#")
+
+
+def _opens_block_scalar(line: str) -> bool:
+    """`key: |`, `- >-`, `args: |2  # note`: the line opens a YAML block scalar. Read from the
+    line's end, in time linear in its length (a pattern with a key and list dashes before the
+    indicator backtracked as the square of a long line of dashes)."""
+    body = _COMMENT.split(line, 1)[0].rstrip()
+    head = body.rstrip("-+0123456789")  # chomping and indentation indicators
+    if not head.endswith(("|", ">")):
+        return False
+    before = head[:-1]
+    if before and before[-1] not in " \t":
+        return False
+    lead = before.strip()
+    return not lead or lead.endswith(":") or not lead.replace("-", "").replace(" ", "").strip()
 
 
 def _gap_block_lines(text: str, masked: str) -> str:
@@ -169,7 +183,7 @@ def _gap_block_lines(text: str, masked: str) -> str:
     while k < len(lines):
         line = lines[k]
         opens = ("|" in line or ">" in line) and "{{" not in line
-        if not opens or not _BLOCK_START.fullmatch(line):
+        if not opens or not _opens_block_scalar(line):
             k += 1
             continue
         parent = len(line) - len(line.lstrip(" "))
