@@ -120,3 +120,30 @@ def test_opaque_values_are_never_judged() -> None:
     unknown = derived("m -dp $DP", "0.33.0")  # a variable the file does not define
     assert "dp_size_local" not in unknown
     assert "api_server_count" not in unknown
+
+
+@pytest.mark.parametrize(
+    ("argv", "ranges"),
+    [
+        ("m --numa-bind-cpus 0-3 4,6-7", [[0, 3], [6, 7]]),
+        ("m --numa-bind-cpus 7-4,9", [[7, 4]]),
+        ("m --numa-bind-cpus 0-3 abc", None),  # another check refuses the syntax first
+        ("m --numa-bind-cpus 1-" + "9" * 5000, None),  # past int()'s digit limit: no value
+    ],
+)
+def test_numa_cpu_ranges_split_as_vllm_does(argv: str, ranges: list[list[int]] | None) -> None:
+    assert derived(argv, "0.34.0").get("numa_bind_cpus_ranges") == ranges
+
+
+@pytest.mark.parametrize(
+    ("ops", "conflicts"),
+    [
+        ('["+rms_norm", "-rms_norm", "+silu", "-gelu"]', ["rms_norm"]),
+        ('["all", "-b", "+a", "-a", "+b"]', ["a", "b"]),
+        ('["+rms_norm"]', []),
+        ('["+a", 3]', None),  # not a list of words: another check refuses it
+    ],
+)
+def test_custom_op_conflicts_as_vllm_computes_them(ops: str, conflicts: list[str] | None) -> None:
+    found = derived(f"m --compilation-config '{{\"custom_ops\": {ops}}}'", "0.34.0")
+    assert found.get("custom_ops_conflicts") == conflicts

@@ -171,6 +171,14 @@ CORNERS: list[tuple[dict[str, Any], list[Any]]] = [
     ({"allOf": [{"minimum": 1}, {"maximum": 3}], "description": "annotated"}, [0, 2, 4]),
     ({"anyOf": [False, {"const": 2}]}, [2, 3]),
     ({"properties": {"a": True, "b": False}}, [{"a": 1}, {"b": 1}, {}]),
+    (
+        {"uniqueItems": True},
+        [[1, 1.0], [1, True], [0, False], [[1], [1.0]], [{"a": 1}, {"a": True}], ["a", "a"], "aa"],
+    ),
+    ({"uniqueItems": True}, [[{"a": [1, {"b": None}]}, {"a": [1, {"b": None}]}], [None, 0], []]),
+    ({"uniqueItems": False}, [[1, 1], [1, 2]]),
+    ({"contains": {"const": ""}}, [["a", ""], ["a"], [], "", {"x": ""}]),
+    ({"propertyNames": {"pattern": "^re:"}}, [{"re:a": 1}, {"re:a": 1, "b": 2}, {}, ["b"]]),
 ]
 
 
@@ -183,6 +191,49 @@ def test_fast_path_agrees_with_jsonschema_on_corner_cases(
     slow = Draft202012Validator(schema)
     for instance in instances:
         assert fast(instance) == slow.is_valid(instance), (schema, instance)
+
+
+# The rules' own keywords, with the verdict each instance must get (True: the keyword holds)
+RULE_KEYWORDS: list[tuple[dict[str, Any], list[tuple[Any, bool]]]] = [
+    (
+        {"pairwise": "<"},
+        [([1, 2, 3.5], True), ([1, 1], False), ([3, 2], False), ([], True), ([1], True)],
+    ),
+    ({"pairwise": "<"}, [(["b", "a"], True), ([1, "x", 0], True), ({"a": 1}, True), (5, True)]),
+    ({"pairwise": ">="}, [([1.0, 0.5, 0.5, 0], True), ([0.5, 0.6], False), ([True, 2], True)]),
+    ({"pythonRegex": True}, [("a+b", True), ("(a", False), ("[", False), ("*", False), (3, True)]),
+    (
+        {"pythonRegex": {"after": "re:"}},
+        [("re:.*proj", True), ("re:(", False), ("(", True), ("re:" + "(" * 5000, True)],
+    ),
+    ({"not": {"propertyNames": {"pythonRegex": {"after": "re:"}}}}, [({"re:[": 1}, True)]),
+]
+
+
+@pytest.mark.parametrize(("schema", "cases"), RULE_KEYWORDS)
+def test_the_rule_keywords_agree_with_their_jsonschema_form(
+    schema: dict[str, Any], cases: list[tuple[Any, bool]]
+) -> None:
+    fast = compile_schema(schema, compare_holds)
+    assert fast is not None
+    slow = validator_class()(schema)
+    for instance, holds in cases:
+        assert fast(instance) is holds, (schema, instance)
+        assert slow.is_valid(instance) is holds, (schema, instance)
+
+
+def test_the_rule_keywords_are_off_outside_rules() -> None:
+    """The configuration schema is plain JSON Schema: there the rules' keywords are unknown
+    (jsonschema ignores them), so the fast path leaves such a schema to jsonschema."""
+    assert compile_schema({"pairwise": "<"}) is None
+    assert compile_schema({"pythonRegex": True}) is None
+
+
+def test_unique_items_costs_linear_time_on_a_long_list() -> None:
+    fast = compile_schema({"uniqueItems": True})
+    assert fast is not None
+    assert fast(list(range(200_000)))
+    assert not fast([*range(200_000), 0.0])
 
 
 @pytest.mark.parametrize(

@@ -71,6 +71,17 @@ built-in ones. Three organisation policies ship as examples in
 [`examples/rule-packs/`](../examples/rule-packs): forbid `--trust-remote-code`, require
 `--max-model-len`, require a release tag on vLLM images. Try them:
 `vllm-lint --config examples/rule-packs/vllm-lint.yaml examples/`.
+
+A rule's `rejects` is JSON Schema (Draft 2020-12) over the effective settings, plus three
+keywords of the rules' own, for what vLLM checks and JSON Schema cannot say:
+
+- `"compare": {"left": P, "op": O, "right": Q, "add": N}` (or `"value": V` instead of
+  `right`): the numbers at paths P and Q hold `P O Q + N`; O is `<`, `<=`, `>`, `>=`, `==`,
+  `!=` or `not-divisible-by` (a missing or non-numeric operand: it does not hold);
+- `"pairwise": O`: every two neighbours `a, b` of an array hold `a O b` (`"<"`: strictly
+  increasing); a pair that is not two numbers holds;
+- `"pythonRegex": true` (or `{"after": "re:"}`): a string compiles as a Python regular
+  expression (with `after`, only a string that starts with it is tested, without it).
 """
 
 

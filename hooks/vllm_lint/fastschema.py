@@ -10,6 +10,7 @@ Semantics are Draft 2020-12's (tests/test_fastschema.py holds both to the same v
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Sized
+from itertools import pairwise
 from typing import Any
 
 Predicate = Callable[[Any], bool]
@@ -190,4 +191,94 @@ def _keyword(key: str, arg: Any, compare: Compare | None) -> Predicate:
     if key == "compare" and compare is not None:
         holds_for = compare
         return lambda v: not isinstance(v, dict) or holds_for(v, arg)
+    if key == "uniqueItems" and isinstance(arg, bool):
+        return (lambda v: not isinstance(v, list) or unique(v)) if arg else (lambda _v: True)
+    if key == "contains" and isinstance(arg, (dict, bool)):
+        member = _compile(arg, compare)
+        return lambda v: not isinstance(v, list) or any(map(member, v))
+    if key == "propertyNames" and isinstance(arg, (dict, bool)):
+        name_ok = _compile(arg, compare)
+        return lambda v: not isinstance(v, dict) or all(map(name_ok, v))
+    if key == "pairwise" and compare is not None and arg in OPERATORS:
+        return lambda v: pairwise_holds(v, arg)
+    if key == "pythonRegex" and compare is not None and python_regex_arg(arg):
+        return lambda v: python_regex_holds(v, arg)
     raise Unsupported(key)
+
+
+def unique(items: Sequence[Any]) -> bool:
+    """`uniqueItems`: no two members equal in JSON's sense (1 and 1.0 are one; true and 1 not),
+    in linear time: a hostile list of many members must not cost their square. Holds for a
+    member nested too deep to compare."""
+    try:
+        keys = [_json_key(item) for item in items]
+    except RecursionError:
+        return True
+    return len(set(keys)) == len(keys)
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable stand-in equal for two values exactly when `equal` says they are."""
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if is_number(value):
+        return ("number", value)  # 1 and 1.0 hash and compare equal in Python
+    if isinstance(value, Mapping):
+        return ("object", frozenset((k, _json_key(v)) for k, v in value.items()))
+    if isinstance(value, Sequence):
+        return ("array", tuple(_json_key(v) for v in value))
+    return ("other", repr(value))
+
+
+# The rules' own keywords (on with `compare`, which only rules pass): JSON Schema compares a
+# value with constants, vLLM also checks a list's order and compiles regular expressions.
+OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "not-divisible-by": lambda a, b: b != 0 and a % b != 0,
+}
+
+
+def pairwise_holds(value: Any, op: str) -> bool:
+    """`pairwise`: each two neighbours of an array hold `a op b` (`"<"`: strictly increasing,
+    as vLLM's `any(a >= b for a, b in pairwise(xs))` refuses). Holds for anything but an
+    array, and for a pair that is not two numbers: whether vLLM refuses it is another check's."""
+    if not isinstance(value, list):
+        return True
+    test = OPERATORS[op]
+    return all(not (is_number(a) and is_number(b)) or test(a, b) for a, b in pairwise(value))
+
+
+def python_regex_arg(arg: Any) -> bool:
+    return arg is True or (
+        isinstance(arg, dict) and set(arg) == {"after"} and isinstance(arg["after"], str)
+    )
+
+
+def python_regex_holds(value: Any, arg: Any) -> bool:
+    """`pythonRegex`: a string compiles as Python's `re` (what vLLM does with it); with
+    `{"after": "re:"}` only a string starting so is tested, without the prefix. Holds for
+    anything else, and when Python cannot decide (a pattern nested past its recursion limit
+    stops vLLM otherwise). Compiling runs nothing of the pattern; the per-file budget bounds
+    its size."""
+    import re
+
+    if not isinstance(value, str):
+        return True
+    if isinstance(arg, dict):
+        if not value.startswith(arg["after"]):
+            return True
+        value = value[len(arg["after"]) :]
+    try:
+        re.compile(value)
+    except re.error:
+        return False
+    except (RecursionError, OverflowError, MemoryError):
+        return True
+    return True

@@ -8,19 +8,10 @@ from typing import Any
 
 from vllm_lint.effective.settings import Settings
 from vllm_lint.effective.settings import lookup as value_at
+from vllm_lint.fastschema import OPERATORS, pairwise_holds, python_regex_holds
 from vllm_lint.model import Finding
 from vllm_lint.rules.findings import violation, where
 from vllm_lint.rules.registry import Rule, RuleSet
-
-_COMPARE = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "not-divisible-by": lambda a, b: b != 0 and a % b != 0,
-}
 
 
 def compare_holds(instance: Mapping[str, Any], spec: Mapping[str, Any]) -> bool:
@@ -33,7 +24,7 @@ def compare_holds(instance: Mapping[str, Any], spec: Mapping[str, Any]) -> bool:
     left = value_at(instance, spec["left"], None)
     right = spec["value"] if "value" in spec else value_at(instance, spec["right"], None)
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left, right))
-    return numeric and bool(_COMPARE[spec["op"]](left, right + spec.get("add", 0)))
+    return numeric and bool(OPERATORS[spec["op"]](left, right + spec.get("add", 0)))
 
 
 def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> Iterable[Any]:
@@ -42,6 +33,22 @@ def _compare_keyword(validator: Any, spec: Any, instance: Any, schema: Any) -> I
 
     if isinstance(instance, dict) and not compare_holds(instance, spec):
         yield ValidationError(f"comparison {spec} does not hold")
+
+
+def _pairwise_keyword(validator: Any, op: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`pairwise` for jsonschema (see fastschema.pairwise_holds)."""
+    from jsonschema import ValidationError
+
+    if not pairwise_holds(instance, op):
+        yield ValidationError(f"neighbours of {instance!r} do not hold {op}")
+
+
+def _python_regex_keyword(validator: Any, arg: Any, instance: Any, schema: Any) -> Iterable[Any]:
+    """`pythonRegex` for jsonschema (see fastschema.python_regex_holds)."""
+    from jsonschema import ValidationError
+
+    if not python_regex_holds(instance, arg):
+        yield ValidationError(f"{instance!r} does not compile as a Python regular expression")
 
 
 def _pattern_keyword(
@@ -71,7 +78,12 @@ def validator_class() -> Any:
     the fast path of fastschema.py), which holds that rule's compiled patterns."""
     from jsonschema import Draft202012Validator, validators
 
-    keywords = {"compare": _compare_keyword, "pattern": _pattern_keyword({})}
+    keywords = {
+        "compare": _compare_keyword,
+        "pairwise": _pairwise_keyword,
+        "pythonRegex": _python_regex_keyword,
+        "pattern": _pattern_keyword({}),
+    }
     return validators.extend(Draft202012Validator, keywords)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from vllm_lint.effective.derive import (
+    compilation,
     engine,
     hardware,
     kv_transfer,
@@ -59,6 +60,8 @@ def derive(settings: Settings) -> None:
     serve.derive_dp_launch(settings, release, put)
     serve.derive_multi_port(settings, release, put)
     parallel.derive_parallel(settings, release, put)
+    parallel.derive_numa_ranges(settings, put)
+    compilation.derive_custom_ops(settings, put)
     hardware.derive_hardware(settings, release, put)
     scheduler.derive_batch_and_kernels(settings, release, put)
     structured_outputs.derive_structured_outputs(settings, release, put)

@@ -2,8 +2,35 @@
 
 from __future__ import annotations
 
+import re
+
 from vllm_lint.effective.derive.values import Put, Release, int_value
 from vllm_lint.effective.settings import Settings
+
+# numactl's CPU list syntax, as ParallelConfig checks it (0.34.0 config/parallel.py:35)
+_CPUSET = re.compile(r"\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*")
+
+
+def derive_numa_ranges(settings: Settings, put: Put) -> None:
+    """`numa_bind_cpus_ranges`: each `start-end` of --numa-bind-cpus as [start, end], in order,
+    as ParallelConfig._validate_numa_bind_cpus splits them before it compares the two ends
+    (0.34.0 config/parallel.py:548-553, from 0.20); only when every entry has the syntax
+    (another check refuses the rest)."""
+    cpusets = settings.get("numa_bind_cpus")
+    if not isinstance(cpusets, list) or not all(
+        isinstance(c, str) and _CPUSET.fullmatch(c) for c in cpusets
+    ):
+        return
+    try:
+        ranges = [
+            [int(start), int(end)]
+            for cpuset in cpusets
+            for start, _, end in (part.partition("-") for part in cpuset.split(","))
+            if end
+        ]
+    except ValueError:  # past Python's digit limit for int(): vLLM stops there otherwise
+        return
+    put("numa_bind_cpus_ranges", ranges, "numa_bind_cpus")
 
 
 def derive_parallel(settings: Settings, release: Release, put: Put) -> None:
