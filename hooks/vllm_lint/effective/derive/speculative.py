@@ -36,6 +36,16 @@ def derive_speculative(settings: Settings, release: Release, out: Derived) -> No
     if isinstance(count, int) and not isinstance(count, bool):
         out.put("spec_tokens", count, *spec_sources)
         out.put("query_len", 1 + count, *spec_sources)
+    # How many synthetic acceptance rates the config lists: vLLM wants one per speculative
+    # token (SpeculativeConfig._resolve_synthetic_acceptance_rates, 0.34 speculative.py:660).
+    rates = spec.get("synthetic_acceptance_rates") if isinstance(spec, dict) else None
+    if isinstance(rates, list):
+        out.put(
+            "spec_synthetic_rates_count",
+            len(rates),
+            "speculative_config.synthetic_acceptance_rates",
+            *spec_sources,
+        )
 
     method = spec_method(settings)
     if method is not None:
