@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from vllm_lint.effective.derive import (
+    compilation,
     engine,
     hardware,
     kv_transfer,
@@ -64,4 +65,6 @@ def derive(settings: Settings) -> None:
     structured_outputs.derive_structured_outputs(settings, release, put)
     scheduler.derive_hisparse(settings, put)
     engine.derive_engine(settings, release, put)
+    compilation.derive_cudagraph_sizes(settings, release, put)
+    compilation.derive_split_cudagraph_sizes(settings, release, put)
     model_runner.derive_model_runner_features(settings, release, put)

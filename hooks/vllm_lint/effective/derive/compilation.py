@@ -1,0 +1,77 @@
+"""The CUDA graph capture sizes a launch asks for, as vLLM reads them before it resolves them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vllm_lint.effective.derive.values import Put, Release
+from vllm_lint.effective.settings import Settings
+
+# Where each value can be written. EngineArgs.create_engine_config copies the top-level flags
+# into CompilationConfig (0.34.0 arg_utils.py:2871-2885; --cuda-graph-sizes too up to 0.12,
+# 0.11.2 arg_utils.py:1743) and refuses two of them at once (VL315-VL317), so at most one holds.
+_SIZES = (
+    "compilation_config.cudagraph_capture_sizes",
+    "cudagraph_capture_sizes",
+    "cuda_graph_sizes",
+)
+_MAX = ("compilation_config.max_cudagraph_capture_size", "max_cudagraph_capture_size")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _first(settings: Settings, paths: tuple[str, ...]) -> tuple[Any, str] | None:
+    for path in paths:
+        value = settings.get(path)
+        if value is not None:
+            return value, path
+    return None
+
+
+def derive_cudagraph_sizes(settings: Settings, release: Release, put: Put) -> None:
+    """`cudagraph_capture_sizes` and `max_cudagraph_capture_size` as written (a list of
+    integers, an integer), the largest size written, and whether the written maximum is one
+    of the sizes. VllmConfig._set_cudagraph_sizes (0.34.0 vllm.py:2453-2518) compares them
+    before it drops the sizes above max_num_batched_tokens."""
+    sizes = _first(settings, _SIZES)
+    if sizes is not None and isinstance(sizes[0], list) and all(map(_is_int, sizes[0])):
+        put("cudagraph_capture_sizes", list(sizes[0]), sizes[1])
+        if sizes[0]:
+            put("cudagraph_capture_sizes_max", max(sizes[0]), sizes[1])
+    written_max = _first(settings, _MAX)
+    if written_max is not None and _is_int(written_max[0]):
+        put("max_cudagraph_capture_size", written_max[0], written_max[1])
+        if sizes is not None and isinstance(sizes[0], list) and all(map(_is_int, sizes[0])):
+            put(
+                "max_cudagraph_capture_size_listed",
+                written_max[0] in sizes[0],
+                written_max[1],
+                sizes[1],
+            )
+
+
+# The split capture sizes (0.34): each list beside the cap vLLM holds it to
+# (VllmConfig._split_cudagraph_capture_sizes.explicit, 0.34.0 vllm.py:2613-2626).
+_SPLIT = (
+    ("prefill", "prefill_cudagraph_capture_token_sizes", "max_prefill_cudagraph_capture_tokens"),
+    ("decode", "decode_cudagraph_capture_request_sizes", "max_decode_cudagraph_capture_requests"),
+)
+
+
+def derive_split_cudagraph_sizes(settings: Settings, release: Release, put: Put) -> None:
+    """The smallest prefill (token) or decode (request) capture size written above its cap.
+    vLLM first drops the sizes outside [1, max_num_batched_tokens] (prefill) or
+    [1, max_num_seqs] (decode), then refuses a kept size above the cap (0.34.0 vllm.py:2613-2625):
+    the rules compare this size with those limits."""
+    if release < (0, 34, 0):
+        return
+    for kind, sizes_key, cap_key in _SPLIT:
+        sizes_path, cap_path = f"compilation_config.{sizes_key}", f"compilation_config.{cap_key}"
+        sizes, cap = settings.get(sizes_path), settings.get(cap_path)
+        if not isinstance(sizes, list) or not all(map(_is_int, sizes)) or not _is_int(cap):
+            continue
+        above = [s for s in sizes if s > cap]
+        if above:
+            put(f"{kind}_cudagraph_size_above_cap", min(above), sizes_path, cap_path)
