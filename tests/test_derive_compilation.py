@@ -53,3 +53,19 @@ def test_split_sizes_above_their_cap() -> None:
         """ "max_decode_cudagraph_capture_requests": 2}'"""
     )
     assert "decode_cudagraph_size_above_cap" not in derived(within)
+
+
+def test_split_maxima_beside_the_deprecated_sizes() -> None:
+    both = (
+        """m --cudagraph-capture-sizes 1 2 4 8 -cc '{"prefill_cudagraph_capture_token_sizes":"""
+        """ [16], "decode_cudagraph_capture_request_sizes": [1]}'"""
+    )
+    got = derived(both)
+    assert (got["decode_cudagraph_sizes_max"], got["split_cudagraph_sizes_max"]) == (1, 16)
+    # no prefill sizes written: vLLM takes the deprecated sizes for prefill
+    decode_only = """m -cc '{"cudagraph_capture_sizes": [1, 8], "decode_cudagraph_capture_request_sizes": [2]}'"""
+    assert derived(decode_only)["split_cudagraph_sizes_max"] == 8
+    # a size below 1 is dropped by vLLM: nothing is derived from such a list
+    assert "decode_cudagraph_sizes_max" not in derived(
+        """m -cc '{"decode_cudagraph_capture_request_sizes": [0, 2]}'"""
+    )

@@ -67,4 +67,5 @@ def derive(settings: Settings) -> None:
     engine.derive_engine(settings, release, put)
     compilation.derive_cudagraph_sizes(settings, release, put)
     compilation.derive_split_cudagraph_sizes(settings, release, put)
+    compilation.derive_split_sizes_max(settings, release, put)
     model_runner.derive_model_runner_features(settings, release, put)

@@ -75,3 +75,34 @@ def derive_split_cudagraph_sizes(settings: Settings, release: Release, put: Put)
         above = [s for s in sizes if s > cap]
         if above:
             put(f"{kind}_cudagraph_size_above_cap", min(above), sizes_path, cap_path)
+
+
+def _sizes_at_least_one(value: Any) -> list[int] | None:
+    if isinstance(value, list) and value and all(_is_int(s) and s >= 1 for s in value):
+        return value
+    return None
+
+
+def derive_split_sizes_max(settings: Settings, release: Release, put: Put) -> None:
+    """With both the deprecated capture sizes and the split ones written, vLLM requires the
+    deprecated list to equal the token sizes it resolves from the split ones, all of them or the
+    decode ones (0.34.0 vllm.py:2714-2724). The largest written decode request size, and the
+    largest of those and the prefill sizes (the deprecated sizes when no prefill sizes are
+    written: vllm.py:2645); only from written sizes of 1 or more (vLLM drops the others)."""
+    if release < (0, 34, 0):
+        return
+    path = "compilation_config.decode_cudagraph_capture_request_sizes"
+    decode = _sizes_at_least_one(settings.get(path))
+    if decode is None:
+        return
+    put("decode_cudagraph_sizes_max", max(decode), path)
+    prefill_path = "compilation_config.prefill_cudagraph_capture_token_sizes"
+    prefill = settings.get(prefill_path)
+    if prefill is None:
+        legacy = _first(settings, _SIZES)
+        if legacy is not None and isinstance(legacy[0], list) and all(map(_is_int, legacy[0])):
+            prefill, prefill_path = legacy[0] or None, legacy[1]
+    else:
+        prefill = _sizes_at_least_one(prefill)
+    if prefill:
+        put("split_cudagraph_sizes_max", max(decode + prefill), path, prefill_path)
