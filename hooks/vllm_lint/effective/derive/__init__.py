@@ -67,4 +67,7 @@ def derive(settings: Settings) -> None:
     structured_outputs.derive_structured_outputs(settings, release, put)
     scheduler.derive_hisparse(settings, put)
     engine.derive_engine(settings, release, put)
+    compilation.derive_cudagraph_sizes(settings, release, put)
+    compilation.derive_split_cudagraph_sizes(settings, release, put)
+    compilation.derive_split_sizes_max(settings, release, put)
     model_runner.derive_model_runner_features(settings, release, put)

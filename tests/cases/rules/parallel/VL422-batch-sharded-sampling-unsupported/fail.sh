@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL422 batch-sharded-sampling-unsupported: a launch vLLM 0.29.0 refuses (written by
+# `python -m tools.cases rules` from schemas/rules/parallel/VL422-batch-sharded-sampling-unsupported.json)
+vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-batch-sharded-sampling
