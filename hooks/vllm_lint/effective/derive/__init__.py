@@ -58,6 +58,7 @@ def derive(settings: Settings) -> None:
     serve.derive_lb_modes(settings, release, put)
     serve.derive_dp_launch(settings, release, put)
     serve.derive_multi_port(settings, release, put)
+    serve.derive_lora_modules(settings, release, put)
     parallel.derive_parallel(settings, release, put)
     hardware.derive_hardware(settings, release, put)
     scheduler.derive_batch_and_kernels(settings, release, put)

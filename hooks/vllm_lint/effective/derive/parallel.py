@@ -18,6 +18,11 @@ def derive_parallel(settings: Settings, release: Release, put: Put) -> None:
         put("tp_dp", tp * dp, "tensor_parallel_size", "data_parallel_size")
         put("tp_pcp_dp", tp * pcp * dp, "tensor_parallel_size", "data_parallel_size")
         put("tp_pcp", tp * pcp, "tensor_parallel_size", "prefill_context_parallel_size")
+        # the NIXL transfer parallel size VllmConfig.__post_init__ compares the DCP size with
+        # (0.30.0 config/vllm.py:1333, 0.34.0 :1525)
+        put("tp_or_pcp", max(tp, pcp), "tensor_parallel_size", "prefill_context_parallel_size")
+    if release >= (0, 24, 0):
+        _derive_device_ids(settings, put)
     # --num-redundant-experts (0.9.2-0.11) overrides --eplb-config.num_redundant_experts
     # (0.10.2 arg_utils.py:1303)
     redundant = settings.get("num_redundant_experts")
@@ -41,3 +46,23 @@ def derive_parallel(settings: Settings, release: Release, put: Put) -> None:
             "dbo_decode_token_threshold",
             "dbo_prefill_token_threshold",
         )
+
+
+def _derive_device_ids(settings: Settings, put: Put) -> None:
+    """--device-ids as its argparse type reads it (0.24.0 engine/arg_utils.py:986, 0.34.0
+    :1211): comma-separated words, stripped; one of digits only is an int, any other a
+    UUID-like string."""
+    text = settings.get("device_ids")
+    if not isinstance(text, str) or "device_ids" in settings.opaque:
+        return
+    ids: list[int | str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if part.isdigit():
+            try:
+                ids.append(int(part))
+            except ValueError:  # a digit int() does not read ('²'): argparse refuses it
+                return
+        else:
+            ids.append(part)
+    put("device_ids", ids, "device_ids")
+    put("device_ids_count", len(ids), "device_ids")
