@@ -171,6 +171,15 @@ CORNERS: list[tuple[dict[str, Any], list[Any]]] = [
     ({"allOf": [{"minimum": 1}, {"maximum": 3}], "description": "annotated"}, [0, 2, 4]),
     ({"anyOf": [False, {"const": 2}]}, [2, 3]),
     ({"properties": {"a": True, "b": False}}, [{"a": 1}, {"b": 1}, {}]),
+    ({"contains": {"type": "string"}}, [[1, "a"], [1, 2], [], "a", {"a": "b"}]),
+    ({"contains": {"const": False}}, [[0], [False], [None, False]]),
+    (
+        {"uniqueItems": True},
+        [[1, 2], [1, 1.0], [1, True], [[1], [1.0]], [{"a": 1}, {"a": 1}], [], 1],
+    ),
+    ({"uniqueItems": False}, [[1, 1], "x"]),
+    ({"not": {"uniqueItems": True}}, [[0, 0], ["a", "b"], [0, False]]),
+    ({"propertyNames": {"enum": ["a", "b"]}}, [{"a": 1}, {"c": 1}, {}, ["c"]]),
 ]
 
 

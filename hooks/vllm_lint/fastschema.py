@@ -124,6 +124,11 @@ def _all(checks: list[Predicate]) -> Predicate:
     return lambda v: all(check(v) for check in checks)
 
 
+def _unique(items: list[Any]) -> bool:
+    """No two items equal under JSON equality (`uniqueItems`: 1 and 1.0 are one, true and 1 two)."""
+    return all(not equal(a, b) for i, a in enumerate(items) for b in items[i + 1 :])
+
+
 def _object(schema: Mapping[str, Any], compare: Compare | None) -> Predicate:
     """`properties` and `additionalProperties` together: the second needs the first's names."""
     props = [(name, _compile(sub, compare)) for name, sub in schema.get("properties", {}).items()]
@@ -179,6 +184,16 @@ def _keyword(key: str, arg: Any, compare: Compare | None) -> Predicate:
     if key == "items" and isinstance(arg, (dict, bool)):
         each = _compile(arg, compare)
         return lambda v: not isinstance(v, list) or all(map(each, v))
+    if key == "contains":  # minContains / maxContains are outside the subset: the default 1
+        some = _compile(arg, compare)
+        return lambda v: not isinstance(v, list) or any(map(some, v))
+    if key == "uniqueItems" and isinstance(arg, bool):
+        if not arg:
+            return lambda _v: True
+        return lambda v: not isinstance(v, list) or _unique(v)
+    if key == "propertyNames":
+        name_ok = _compile(arg, compare)
+        return lambda v: not isinstance(v, dict) or all(map(name_ok, v))
     if key == "pattern" and isinstance(arg, str):
         from vllm_lint.linear_regex import UnsupportedPattern, compile_search
 
