@@ -179,6 +179,15 @@ CORNERS: list[tuple[dict[str, Any], list[Any]]] = [
     ({"uniqueItems": False}, [[1, 1], [1, 2]]),
     ({"contains": {"const": ""}}, [["a", ""], ["a"], [], "", {"x": ""}]),
     ({"propertyNames": {"pattern": "^re:"}}, [{"re:a": 1}, {"re:a": 1, "b": 2}, {}, ["b"]]),
+    ({"contains": {"type": "string"}}, [[1, "a"], [1, 2], [], "a", {"a": "b"}]),
+    ({"contains": {"const": False}}, [[0], [False], [None, False]]),
+    (
+        {"uniqueItems": True},
+        [[1, 2], [1, 1.0], [1, True], [[1], [1.0]], [{"a": 1}, {"a": 1}], [], 1],
+    ),
+    ({"uniqueItems": False}, [[1, 1], "x"]),
+    ({"not": {"uniqueItems": True}}, [[0, 0], ["a", "b"], [0, False]]),
+    ({"propertyNames": {"enum": ["a", "b"]}}, [{"a": 1}, {"c": 1}, {}, ["c"]]),
 ]
 
 

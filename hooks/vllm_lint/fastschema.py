@@ -193,7 +193,7 @@ def _keyword(key: str, arg: Any, compare: Compare | None) -> Predicate:
         return lambda v: not isinstance(v, dict) or holds_for(v, arg)
     if key == "uniqueItems" and isinstance(arg, bool):
         return (lambda v: not isinstance(v, list) or unique(v)) if arg else (lambda _v: True)
-    if key == "contains" and isinstance(arg, (dict, bool)):
+    if key == "contains" and isinstance(arg, (dict, bool)):  # minContains: outside the subset
         member = _compile(arg, compare)
         return lambda v: not isinstance(v, list) or any(map(member, v))
     if key == "propertyNames" and isinstance(arg, (dict, bool)):

@@ -59,6 +59,7 @@ def derive(settings: Settings) -> None:
     serve.derive_lb_modes(settings, release, put)
     serve.derive_dp_launch(settings, release, put)
     serve.derive_multi_port(settings, release, put)
+    serve.derive_lora_modules(settings, release, put)
     parallel.derive_parallel(settings, release, put)
     parallel.derive_numa_ranges(settings, put)
     compilation.derive_custom_ops(settings, put)

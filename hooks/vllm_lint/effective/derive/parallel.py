@@ -45,6 +45,13 @@ def derive_parallel(settings: Settings, release: Release, put: Put) -> None:
         put("tp_dp", tp * dp, "tensor_parallel_size", "data_parallel_size")
         put("tp_pcp_dp", tp * pcp * dp, "tensor_parallel_size", "data_parallel_size")
         put("tp_pcp", tp * pcp, "tensor_parallel_size", "prefill_context_parallel_size")
+        # the NIXL transfer parallel size VllmConfig.__post_init__ compares the DCP size with
+        # (0.30.0 config/vllm.py:1333, 0.34.0 :1525)
+        put("tp_or_pcp", max(tp, pcp), "tensor_parallel_size", "prefill_context_parallel_size")
+    if release >= (0, 24, 0):
+        _derive_device_ids(settings, put)
+    if release >= (0, 11, 2):
+        _derive_dp_from_env(settings, put)
     # --num-redundant-experts (0.9.2-0.11) overrides --eplb-config.num_redundant_experts
     # (0.10.2 arg_utils.py:1303)
     redundant = settings.get("num_redundant_experts")
@@ -68,3 +75,45 @@ def derive_parallel(settings: Settings, release: Release, put: Put) -> None:
             "dbo_decode_token_threshold",
             "dbo_prefill_token_threshold",
         )
+
+
+def _derive_device_ids(settings: Settings, put: Put) -> None:
+    """--device-ids as its argparse type reads it (0.24.0 engine/arg_utils.py:986, 0.34.0
+    :1211): comma-separated words, stripped; one of digits only is an int, any other a
+    UUID-like string."""
+    text = settings.get("device_ids")
+    if not isinstance(text, str) or "device_ids" in settings.opaque:
+        return
+    ids: list[int | str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if part.isdigit():
+            try:
+                ids.append(int(part))
+            except ValueError:  # a digit int() does not read ('²'): argparse refuses it
+                return
+        else:
+            ids.append(part)
+    put("device_ids", ids, "device_ids")
+    put("device_ids_count", len(ids), "device_ids")
+
+
+def _derive_dp_from_env(settings: Settings, put: Put) -> None:
+    """ParallelConfig.__post_init__'s offline fallback (0.11.2 config/parallel.py:539, 0.34.0
+    :1116-1120): with data_parallel_size 1 and a local size other than 0, the data-parallel
+    size and rank come from VLLM_DP_SIZE (default 1) and VLLM_DP_RANK (default 0), and
+    data_parallel_rank_local from VLLM_DP_RANK_LOCAL (default VLLM_DP_RANK), which makes
+    launch_core_engines run in its offline mode (v1/engine/utils.py:1221 in 0.34.0)."""
+    names = ("data_parallel_size", "derived.dp_size_local", "env.VLLM_DP_SIZE", "env.VLLM_DP_RANK")
+    if any(settings.is_opaque(n) for n in names):
+        return
+    dp = int_value(settings, "data_parallel_size")
+    local = settings.get("derived.dp_size_local")
+    if (dp is not None and dp > 1) or local == 0 or not isinstance(local, int):
+        return
+    try:  # int(os.getenv(...)) in vllm/envs.py; vLLM itself stops on a word
+        size = int(str(settings.get("env.VLLM_DP_SIZE") or "1"))
+        rank = int(str(settings.get("env.VLLM_DP_RANK") or "0"))
+    except ValueError:
+        return
+    put("dp_env_size", size, "env.VLLM_DP_SIZE", "data_parallel_size")
+    put("dp_env_rank", rank, "env.VLLM_DP_RANK", "data_parallel_size")

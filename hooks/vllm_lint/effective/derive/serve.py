@@ -3,6 +3,9 @@ load balancing, the Rust front end, runtime LoRA updates."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from vllm_lint.effective.derive.values import (
     Put,
     Release,
@@ -190,6 +193,10 @@ def derive_dp_launch(settings: Settings, release: Release, put: Put) -> None:
         local_eff = 1 if span_pack else dp
         rank_eff = 0
     put("dp_size_local", local_eff, "data_parallel_size_local", "nnodes", "data_parallel_size")
+    if local_eff > 0:
+        # ParallelConfig.nnodes_within_dp's node groups: data_parallel_size //
+        # data_parallel_size_local (0.31.0 config/parallel.py:772, 0.34.0 :914)
+        put("dp_node_groups", dp // local_eff, "data_parallel_size", "data_parallel_size_local")
     put("dp_external_lb", external, *lb_sources, "data_parallel_size_local")
     put("dp_rank", rank_eff, "data_parallel_rank", "data_parallel_start_rank", "node_rank")
     put("dp_hybrid_lb", hybrid, "data_parallel_hybrid_lb", "data_parallel_start_rank")
@@ -214,6 +221,36 @@ def derive_multi_port(settings: Settings, release: Release, put: Put) -> None:
     port = int_value(settings, "port")
     if port is not None:
         put("multi_port_last_port", port + local - 1, "port", "data_parallel_size_local")
+    # _build_device_ids (0.24.0 openai/dp_supervisor.py:139, 0.34.0 launchers/dp_supervisor.py:
+    # 145): each child takes tensor_parallel_size * pipeline_parallel_size of --device-ids
+    tp = int_value(settings, "tensor_parallel_size") or 1
+    pp = int_value(settings, "pipeline_parallel_size") or 1
+    sizes = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size_local")
+    put("multi_port_devices_per_rank", tp * pp, *sizes)
+    put("multi_port_devices_needed", local * tp * pp, *sizes)
+
+
+def derive_lora_modules(settings: Settings, release: Release, put: Put) -> None:
+    """The --lora-modules entries LoRAParserAction reads as JSON (0.34.0
+    entrypoints/common/cli_args.py:52-66, the same test in every release from 0.8.5): an entry
+    that is neither empty nor `name=path` without a comma goes to json.loads, then to
+    LoRAModulePath(**value). Each: its text, whether json.loads reads it, and what it read."""
+    entries = settings.get("lora_modules")
+    if not isinstance(entries, list) or "lora_modules" in settings.opaque:
+        return
+    read: list[dict[str, Any]] = []
+    for item in entries:
+        if item in (None, ""):
+            continue
+        if not isinstance(item, str):
+            return  # not a word of the command line: nothing vLLM's action would see
+        if "=" in item and "," not in item:
+            continue  # the old name=path form
+        try:
+            read.append({"text": item, "json": True, "value": json.loads(item)})
+        except ValueError:  # json.JSONDecodeError
+            read.append({"text": item, "json": False})
+    put("lora_modules_json", read, "lora_modules")
 
 
 def _default_api_server_count(

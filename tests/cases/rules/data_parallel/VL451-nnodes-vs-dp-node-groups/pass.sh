@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL451 nnodes-vs-dp-node-groups: a launch vLLM 0.31.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/data_parallel/VL451-nnodes-vs-dp-node-groups.json)
+vllm serve Qwen/Qwen3-30B-A3B --nnodes 2 -dp 2 -tp 2

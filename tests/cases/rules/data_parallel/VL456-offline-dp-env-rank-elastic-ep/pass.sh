@@ -1,0 +1,4 @@
+#!/bin/sh
+# VL456 offline-dp-env-rank-elastic-ep: a launch vLLM 0.33.0 accepts (written by
+# `python -m tools.cases rules` from schemas/rules/data_parallel/VL456-offline-dp-env-rank-elastic-ep.json)
+vllm serve Qwen/Qwen3-30B-A3B -dp 2 --enable-elastic-ep --enable-expert-parallel --enable-eplb --eplb-config.use_async=false
