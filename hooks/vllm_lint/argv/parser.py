@@ -795,8 +795,25 @@ class ArgvParser:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         rule = "VL012" if spec.json_extra == "ignore" else "VL006"
         return problem(
-            rule, span, self.release, related=related, flag=spec.name, key=key, hint=hint
+            rule,
+            span,
+            self.release,
+            site=self._key_site(spec, key),
+            related=related,
+            flag=spec.name,
+            key=key,
+            hint=hint,
         )
+
+    def _key_site(self, spec: FlagSpec, key: str) -> str:
+        """The unknown key as a rule names it in `preempts` (`field:PoolerConfig.normalize`,
+        as argv/mined.py names a nested one): a rule for the validator vLLM runs on the key
+        before pydantic forbids it stands for the same refusal."""
+        from vllm_lint.argv.mined import validation_for
+
+        data = validation_for(self.cat.release)
+        cls = (data or {}).get("json_flags", {}).get(spec.name, {}).get("class")
+        return f"field:{cls}.{key}" if cls else ""
 
     def _ambiguous(
         self,
