@@ -139,9 +139,12 @@ def test_list_append_keys_add_up_as_strings() -> None:
 
 def test_positions_point_at_the_value_that_counts() -> None:
     argv = f"{LLAMA} {SC} {NGRAM5} {SC} {FLY_JSON}"
-    second = argv.rindex(FLY_JSON) + 2  # the JSON that set the keys, inside its quote
+    second = argv.rindex(FLY_JSON)  # the JSON that set the keys: its members, as in a file
     findings = check_command_line(argv, "0.28.0")
-    assert {(f.rule, f.span.col) for f in findings} == {("VL005", second), ("VL006", second)}
+    assert {(f.rule, f.span.col) for f in findings} == {
+        ("VL005", argv.index('"rejection_sample_method"', second) + 1),
+        ("VL006", argv.index('"fly_window_size"', second) + 1),
+    }
 
     argv = f"{LLAMA} {SC} {FLY_JSON} {DOTTED}"
     found = settings(argv, "0.31.0")

@@ -328,10 +328,13 @@ def command_line_invocation(
     words = [
         w for command in Lexer(argv, FilePositions(path, argv)).commands() for w in command.words
     ]
+    from vllm_lint.sources.json_parts import located
+
     span = Span(path, 1, 1, 1, 2)
-    return Invocation(
+    invocation = Invocation(
         path=path,
         argv=tuple(words),
         env={name: Token(value, span) for name, value in (env or {}).items()},
         origin="command line",
     )
+    return located([invocation], path, argv)[0]  # a JSON word's keys at their places, as in a file

@@ -90,6 +90,8 @@ class ArgvParser:
         # the release the launch deploys when --vllm-version forces another: what an
         # abbreviation meant there is what a fix writes in full (argv/fixes.py)
         self.deployed = deployed
+        # a launch through the Python API (`LLM(...)`): no argparse judges its keywords
+        self.python_api = False
         self._reset()
 
     def _reset(self) -> None:
@@ -666,7 +668,12 @@ class ArgvParser:
             self._not_a_choice(spec, tok, raw, enum_choices(spec), out)
             return BAD
         allowed = allowed_values(spec)
-        if allowed is not None and str(value) not in allowed and raw not in allowed:
+        if (
+            allowed is not None
+            and str(value) not in allowed
+            and raw not in allowed
+            and not self._field_takes(spec, raw)
+        ):
             self._not_a_choice(spec, tok, raw, ", ".join(sorted(allowed)), out)
             return BAD
         if spec.config_choices is not None and isinstance(value, str):
@@ -679,6 +686,23 @@ class ArgvParser:
                 self._not_a_choice(spec, tok, raw, ", ".join(spec.config_choices), out)
             return name
         return value
+
+    def _field_takes(self, spec: FlagSpec, raw: str) -> bool:
+        """Whether a keyword of the Python API may hold a value the flag's choices leave out:
+        no argparse judges it there, only pydantic the field's own Literal (`passthrough`, in
+        ParallelConfig.all2all_backend but taken out of --all2all-backend's choices,
+        vllm/engine/arg_utils.py:1174-1176 in 0.34.0)."""
+        if not self.python_api:
+            return False
+        from vllm_lint.argv.mined import validation_for
+
+        data = validation_for(self.cat.release) or {}
+        owner = data.get("flags", {}).get(spec.name)
+        if not isinstance(owner, str):
+            return False
+        cls, _, name = owner.partition(".")
+        field = data.get("classes", {}).get(cls, {}).get("fields", {}).get(name, {})
+        return field.get("type") == "literal" and raw in field.get("values", ())
 
     def _not_a_choice(
         self, spec: FlagSpec, tok: Token, value: str, choices: str, out: ParsedArgs
@@ -795,8 +819,25 @@ class ArgvParser:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         rule = "VL012" if spec.json_extra == "ignore" else "VL006"
         return problem(
-            rule, span, self.release, related=related, flag=spec.name, key=key, hint=hint
+            rule,
+            span,
+            self.release,
+            site=self._key_site(spec, key),
+            related=related,
+            flag=spec.name,
+            key=key,
+            hint=hint,
         )
+
+    def _key_site(self, spec: FlagSpec, key: str) -> str:
+        """The unknown key as a rule names it in `preempts` (`field:PoolerConfig.normalize`,
+        as argv/mined.py names a nested one): a rule for the validator vLLM runs on the key
+        before pydantic forbids it stands for the same refusal."""
+        from vllm_lint.argv.mined import validation_for
+
+        data = validation_for(self.cat.release)
+        cls = (data or {}).get("json_flags", {}).get(spec.name, {}).get("class")
+        return f"field:{cls}.{key}" if cls else ""
 
     def _ambiguous(
         self,

@@ -54,6 +54,7 @@ def settings_for(
 
             argv, refused = python_api.prepare(invocation.api, argv, release, parser.cat)
             problems += refused
+            parser.python_api = True
         problems += parser.parse(argv, into=settings).problems
     if from_file:
         problems += unused.overridden(from_file, settings, next(iter(from_file.values())).path)

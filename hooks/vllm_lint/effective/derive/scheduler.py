@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from vllm_lint.effective.derive.values import Put, Release, env_int_bool, int_value
 from vllm_lint.effective.settings import Settings
 
@@ -39,9 +41,34 @@ def derive_batch_and_kernels(settings: Settings, release: Release, put: Put) -> 
 
 
 def derive_hisparse(settings: Settings, put: Put) -> None:
-    """HiSparse is on with --attention-config.hisparse_config or the HiSparseConnector
-    (0.33.0 vllm.py:1876-1881)."""
+    """HiSparse is on with --attention-config.hisparse_config or the HiSparseConnector,
+    given directly or as a child of MultiConnector (KVTransferConfig.has_connector,
+    0.33.0 vllm.py:1876-1881, kv_transfer.py:141-148)."""
     config = settings.get("attention_config.hisparse_config")
-    connector = settings.get("kv_transfer_config.kv_connector") == "HiSparseConnector"
-    if isinstance(config, dict) or connector:
-        put("hisparse", True, "attention_config.hisparse_config", "kv_transfer_config")
+    connector = settings.get("kv_transfer_config.kv_connector")
+    children = settings.get("kv_transfer_config.kv_connector_extra_config.connectors")
+    nested = [
+        child
+        for child in (
+            children if connector == "MultiConnector" and isinstance(children, list) else []
+        )
+        if isinstance(child, dict) and child.get("kv_connector") == "HiSparseConnector"
+    ]
+    if not (isinstance(config, dict) or connector == "HiSparseConnector" or nested):
+        return
+    put("hisparse", True, "attention_config.hisparse_config", "kv_transfer_config")
+    # The HiSparseConnector entries hisparse_host_pool_gib reads (0.34.0 kv_transfer.py:16-47),
+    # from the connector as VllmConfig.__post_init__ leaves it: --kv-offloading-size replaces
+    # kv_connector with the offloading connector first (_post_init_kv_transfer_config,
+    # 0.34.0 vllm.py:1079-1106, called at vllm.py:2132).
+    entries: list[Any] = []
+    if settings.get("kv_offloading_size") is None:
+        if nested:
+            entries = [child.get("kv_connector_extra_config", {}) for child in nested]
+        elif connector == "HiSparseConnector":
+            entries = [settings.get("kv_transfer_config.kv_connector_extra_config") or {}]
+    sources = ("kv_transfer_config", "kv_offloading_size", "attention_config.hisparse_config")
+    put("hisparse_connectors", len(entries), *sources)
+    pool = entries[0].get("host_pool_gib") if entries and isinstance(entries[0], dict) else None
+    if pool is not None:  # absent or null: vLLM's "HiSparseConnector requires host_pool_gib"
+        put("hisparse_host_pool_gib", pool, *sources)
