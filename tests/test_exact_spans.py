@@ -84,7 +84,7 @@ def test_a_key_the_file_does_not_hold_verbatim_keeps_the_flag(tmp_path: Path) ->
               containers:
                 - name: vllm
                   image: vllm/vllm-openai:v0.28.0
-                  args: [m, --speculative-config, "{\"method\": \"ngram\", \"\x74ensor_parallel_size\": 2}"]
+                  args: [m, --speculative-config, "{\"method\": \"ngram\", \"num_speculative_tokens\": 2, \"\x74ensor_parallel_size\": 2}"]
         """,
     )
     (finding,) = _findings(tmp_path)

@@ -324,7 +324,8 @@ def test_enum_valued_flags(argv: str, release: str, expected: list[str]) -> None
         ("m --speculative-config.num_speculative_token 3", "0.33.0", ["VL006"]),
         ("m --compilation-config '{\"bogus\": 1}'", "0.12.0", ["VL012"]),
         ("m --compilation-config '{\"bogus\": 1}'", "0.13.0", ["VL006"]),
-        ('m --speculative-config \'{"method": "ngram"}\'', "0.33.0", []),
+        # ngram without num_speculative_tokens (oracle 0.33.0: speculative.py:1947)
+        ('m --speculative-config \'{"method": "ngram"}\'', "0.33.0", ["VL396"]),
         ("m --hf-overrides '{\"anything\": 1}'", "0.33.0", []),  # a free-form dict
         ("m --speculative-config '{bad'", "0.33.0", ["VL007"]),
         # 0.8.5 does not split dotted keys: argparse sees an unknown option

@@ -91,8 +91,9 @@ def settings(argv: str, release: str) -> Settings:
          "0.31.0", []),
         (f"{LLAMA} {SC} '{{\"num_speculative_tokens\": 4}}' {SC} {NGRAM4} --spec-method ngram",
          "0.31.0", ["VL013"]),
+        # the dotted key wins, so the token count is gone (oracle 0.33.0: speculative.py:1947)
         (f"{LLAMA} {SC} {NGRAM4} --speculative-config.prompt_lookup_max 4 --spec-method ngram",
-         "0.33.0", []),
+         "0.33.0", ["VL396"]),
         # a config dataclass is validated on every occurrence (oracle 0.33.0: "bogus_key:
         # Unexpected keyword argument", vllm/engine/arg_utils.py:372, stage parse)
         (f"{LLAMA} --compilation-config '{{\"bogus_key\": 1}}' --compilation-config '{{}}'",

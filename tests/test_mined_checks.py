@@ -41,8 +41,9 @@ def _rules(line: str, release: str, env: dict[str, str] | None = None) -> list[s
          "0.33.0", []),
         ("m --speculative-config '{\"method\": \"ngram\", \"num-speculative-tokens\": 0}'",
          "0.33.0", ["VL014"]),
+        # (and without the dashed key, ngram has no token count: VL396)
         ("m --speculative-config '{\"method\": \"ngram\", \"num-speculative-tokens\": 3}'",
-         "0.25.1", ["VL006"]),
+         "0.25.1", ["VL006", "VL396"]),
         # nested classes: CompilationConfig.pass_config is a PassConfig (extra forbid)
         ("m --compilation-config '{\"pass_config\": {\"bogus\": true}}'", "0.33.0", ["VL006"]),
         ("m --compilation-config '{\"mode\": 7}'", "0.33.0", ["VL005"]),
