@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from vllm_lint.effective.settings import Settings
+from vllm_lint.fastschema import OPERATORS
 from vllm_lint.model import Problem, Span
 from vllm_lint.release import key
 from vllm_lint.resources import shipped_json
@@ -36,12 +37,7 @@ class _Unknown:
 UNKNOWN: Any = _Unknown()
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
+    **{op: OPERATORS[op] for op in ("<", "<=", ">", ">=", "==", "!=")},  # as `compare` has them
     "in": lambda a, b: a in b,
     "notin": lambda a, b: a not in b,
     "+": lambda a, b: a + b,
