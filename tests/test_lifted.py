@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -115,15 +116,21 @@ def _fields() -> lr.Fields:
     )
 
 
+def _vllm_tree(root: Path, config_files: dict[str, str]) -> Path:
+    """A release's source as the lifter reads it: `vllm/config/<name>` files and an empty
+    `vllm/engine/arg_utils.py`."""
+    (root / "vllm" / "config").mkdir(parents=True)
+    (root / "vllm" / "engine").mkdir(parents=True)
+    for name, text in config_files.items():
+        (root / "vllm" / "config" / name).write_text(text, encoding="utf-8")
+    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    return root
+
+
 @pytest.fixture(scope="module")
 def lifted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, lr.Lifted | str]:
     """message -> Lifted or the reason, for every site of the synthetic config."""
-    root = tmp_path_factory.mktemp("src")
-    (root / "vllm" / "config").mkdir(parents=True)
-    (root / "vllm" / "engine").mkdir(parents=True)
-    (root / "vllm" / "config" / "foo.py").write_text(CONFIG, encoding="utf-8")
-    (root / "vllm" / "config" / "registry.py").write_text(REGISTRY, encoding="utf-8")
-    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    root = _vllm_tree(tmp_path_factory.mktemp("src"), {"foo.py": CONFIG, "registry.py": REGISTRY})
     fields = _fields()
     fields.stored = lr.stored_attributes(root, fields.on_path)
     tree = ast.parse(CONFIG)
@@ -431,11 +438,7 @@ class VllmConfig:
 @pytest.fixture(scope="module")
 def followed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, lr.Lifted | str]:
     """message -> Lifted or the reason, for the sites reached only through calls."""
-    root = tmp_path_factory.mktemp("cross")
-    (root / "vllm" / "config").mkdir(parents=True)
-    (root / "vllm" / "engine").mkdir(parents=True)
-    (root / "vllm" / "config" / "vllm.py").write_text(CROSS, encoding="utf-8")
-    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    root = _vllm_tree(tmp_path_factory.mktemp("cross"), {"vllm.py": CROSS})
     fields = lr.Fields(
         flags={"size": "int", "mode": "str", "limit": "int"},
         choices={},
@@ -519,11 +522,7 @@ def test_a_before_validator_reads_the_written_value_over_items(
     """`for k, v in value.items()` is `any` over the pairs; a `mode="before"` validator's value
     is what the launch wrote even where that validator rewrites the field (`rewritten` points
     into it); an after-validator of the rewritten field is not lifted."""
-    root = tmp_path_factory.mktemp("before")
-    (root / "vllm" / "config").mkdir(parents=True)
-    (root / "vllm" / "engine").mkdir(parents=True)
-    (root / "vllm" / "config" / "baz.py").write_text(BEFORE, encoding="utf-8")
-    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    root = _vllm_tree(tmp_path_factory.mktemp("before"), {"baz.py": BEFORE})
     line = BEFORE.splitlines().index(
         "        return {k: _NAMES[v] for k, v in value.items()}  # the field is rewritten here"
     )
@@ -603,11 +602,7 @@ def test_a_written_value_is_no_instance_of_a_vllm_class(
     """In a before-validator, `isinstance(raw, Spec)` of a class the module defines is false
     (JSON or a command-line word is never one); a loop variable reassigned on the way to a
     site is not the element any more; an after-validator sees converted values."""
-    root = tmp_path_factory.mktemp("spec")
-    (root / "vllm" / "config").mkdir(parents=True)
-    (root / "vllm" / "engine").mkdir(parents=True)
-    (root / "vllm" / "config" / "qux.py").write_text(SPEC, encoding="utf-8")
-    (root / "vllm" / "engine" / "arg_utils.py").write_text("", encoding="utf-8")
+    root = _vllm_tree(tmp_path_factory.mktemp("spec"), {"qux.py": SPEC})
     fields = lr.Fields(
         flags={"targets": "dict"},
         choices={},
